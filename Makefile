@@ -1,0 +1,94 @@
+# perfgate: protect the speed of C code the way unit tests protect its values.
+# GNU make. Every variable below can be set on the command line.
+
+PREFIX = /usr/local
+MANPREFIX = $(PREFIX)/share/man
+DATADIR = $(PREFIX)/share/perfgate
+CC = cc
+CFLAGS = -std=c11 -O2
+WARNFLAGS = -Wall -Wextra
+LDFLAGS =
+LDLIBS = -lm
+
+# Required flags, kept apart so that `make CFLAGS=-O0` still builds.
+PG_CFLAGS = -std=c11
+PG_CPPFLAGS = -D_GNU_SOURCE -Ibin
+
+# The kernels checked and benchmarked: any file that defines kata/kernels.h.
+KATA = kata/kernels.c
+
+TOOLS = bestof alternate minjson cmpbudget
+TOOLBIN = $(TOOLS:%=bin/%)
+LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
+LIBOBJ = $(LIBSRC:.c=.o)
+HDR = $(wildcard bin/*.h)
+MAN1 = $(TOOLS:%=man/%.1)
+MAN7 = man/perfgate.7
+
+.PHONY: all test check bench bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
+
+all: $(TOOLBIN)
+
+bin/%.o: bin/%.c $(HDR)
+	$(CC) $(PG_CFLAGS) $(CFLAGS) $(WARNFLAGS) $(PG_CPPFLAGS) $(CPPFLAGS) -c -o $@.tmp $<
+	mv -f $@.tmp $@
+
+bin/libperfgate.a: $(LIBOBJ)
+	rm -f $@.tmp
+	$(AR) rc $@.tmp $(LIBOBJ)
+	mv -f $@.tmp $@
+
+$(TOOLBIN): bin/%: bin/%.o bin/libperfgate.a
+	$(CC) $(LDFLAGS) -o $@.tmp $< bin/libperfgate.a $(LDLIBS)
+	mv -f $@.tmp $@
+
+# kata_check is rebuilt on every run, so that KATA=any/kernels.c is checked
+# as it is now.
+check:
+	@mkdir -p build/check
+	$(CC) $(PG_CFLAGS) $(CFLAGS) $(WARNFLAGS) -Ikata -o build/check/kata_check kata/kata_check.c kata/plain.c $(KATA) $(LDLIBS)
+	build/check/kata_check
+
+bench:
+	@mkdir -p build/bench
+	$(CC) $(PG_CFLAGS) $(CFLAGS) -Ikata -Ibench -o build/bench/bench bench/bench.c $(KATA) $(LDLIBS)
+	build/bench/bench
+
+# The tools against their peers (jq, mawk, hyperfine), side by side in one run.
+bench-tools: all
+	@for s in bench/*-peers.sh; do sh "$$s" || exit 2; done
+
+# bench.h against Google Benchmark on the same kernel, side by side.
+bench-timer:
+	@sh bench/timer-vs-gbench.sh
+
+deps:
+	@sh tests/deps.sh
+
+lint-man:
+	mandoc -Tlint -W warning $(MAN1) $(MAN7)
+
+# Every C file, warning-free under gcc, clang and tcc.
+warnings:
+	@sh tests/warnings.sh
+
+# The tool tests again, under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-san: deps
+	@sh tests/sanitize.sh
+
+test: deps all check lint-man warnings
+	@sh tests/run.sh tests/*.bats
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
+	cp -f $(TOOLBIN) $(DESTDIR)$(PREFIX)/bin/
+	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
+	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
+
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) $(DESTDIR)$(MANPREFIX)/man7/perfgate.7
+
+clean:
+	rm -f $(TOOLBIN) bin/*.o bin/*.a bin/*.tmp
+	rm -rf build

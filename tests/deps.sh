@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install what the tests need when run as root; otherwise name the one
+# command that would.
+need=""
+for pair in bats:bats tcc:tcc clang:clang mandoc:mandoc jq:jq git:git cc:gcc; do
+	cmd=${pair%%:*} pkg=${pair#*:}
+	command -v "$cmd" >/dev/null 2>&1 || need="$need $pkg"
+done
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing$need" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq && apt-get install -y -qq $need >/dev/null || exit 2
+	exit 0
+fi
+echo "deps: the tests need$need; run: sudo apt-get install -y$need" >&2
+exit 2
