@@ -18,6 +18,7 @@ PG_CPPFLAGS = -D_GNU_SOURCE -Ibin
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget
+SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
 LIBOBJ = $(LIBSRC:.c=.o)
@@ -25,7 +26,7 @@ HDR = $(wildcard bin/*.h)
 MAN1 = $(TOOLS:%=man/%.1)
 MAN7 = man/perfgate.7
 
-.PHONY: all test check bench bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
+.PHONY: all test check grade bench bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
 
 all: $(TOOLBIN)
 
@@ -62,6 +63,16 @@ bench-tools: all
 bench-timer:
 	@sh bench/timer-vs-gbench.sh
 
+# The gate: make gate BASE=old/kernels.c HEAD=new/kernels.c (see mk/gate.mk).
+PERFGATE_DIR = .
+PERFGATE_BIN = bin
+include mk/gate.mk
+
+# The gate's proof: it catches the planted slowdowns and passes the kata
+# against itself.
+grade: all
+	@sh kata/grade.sh
+
 deps:
 	@sh tests/deps.sh
 
@@ -81,12 +92,17 @@ test: deps all check lint-man warnings
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
-	cp -f $(TOOLBIN) $(DESTDIR)$(PREFIX)/bin/
+	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
+	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
+	cp -f mk/gate.mk mk/gate.sh $(DESTDIR)$(DATADIR)/
+	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
+	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 
 uninstall:
-	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/perfgate
+	rm -rf $(DESTDIR)$(DATADIR)
 	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) $(DESTDIR)$(MANPREFIX)/man7/perfgate.7
 
 clean:

@@ -119,13 +119,30 @@ parse_double(const char *s, double min, double max, double *out)
 int
 fmt_double(char *buf, double v)
 {
-	int prec, len = 0;
+	char fixed[400];
+	int prec, len = 0, exp, decimals, flen;
+	char *e;
 
 	/* Fewer digits first: the first form that reads back exactly is the shortest. */
 	for (prec = 1; prec <= 17; prec++) {
 		len = snprintf(buf, 32, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;
+	}
+	/*
+	 * %g writes 10 as "1e+01"; the same digits without an exponent are
+	 * shorter there, and easier to read, so take them when they are.
+	 */
+	if ((e = strchr(buf, 'e')) != NULL) {
+		exp = atoi(e + 1);
+		decimals = prec - 1 - exp;
+		if (decimals < 0)
+			decimals = 0;
+		flen = snprintf(fixed, sizeof fixed, "%.*f", decimals, v);
+		if (flen <= len && strtod(fixed, NULL) == v) {
+			memcpy(buf, fixed, flen + 1);
+			len = flen;
+		}
 	}
 	return len;
 }
