@@ -42,7 +42,16 @@ struct jrecord {
  * one JSON object into rec, replacing what rec held. Returns NULL, or a
  * short message for "FILE:LINE: message": "expected ',' or '}'",
  * "duplicate key \"x\"", "number out of range", "invalid UTF-8 in string",
- * "not a JSON object", "nesting deeper than 512", ...
+ * "not a JSON object", "nesting deeper than 512", "empty line", ...
+ * The message may live in a static buffer until the next call.
+ *
+ * Numbers: num is the double strtod gives for raw (bit for bit). A
+ * magnitude above DBL_MAX (1e400) is "number out of range"; one below the
+ * smallest subnormal (1e-400) is accepted and reads as 0, with raw kept as
+ * written. -0 reads as -0.0 and keeps raw "-0".
+ * Keys: duplicate top-level keys are an error; keys are compared as
+ * written, so "a" and "\u0061" are different keys. Nested objects are
+ * validated but their keys are not checked for duplicates.
  */
 const char *jparse(const char *line, size_t len, struct jrecord *rec);
 
@@ -62,9 +71,13 @@ struct jreader {
 	char *buf;
 	size_t cap, start, end;
 	int eof;
+	size_t scan;		/* buf[start..scan) holds no '\n': never searched twice */
 };
 
-/* Open path ("-" for stdin). Returns 0, or -1 with errno set. */
+/*
+ * Open path ("-" for stdin, then named "<stdin>"). Returns 0, or -1 with
+ * errno set. jreader_close does not close standard input.
+ */
 int jreader_open(struct jreader *r, const char *path);
 
 /*

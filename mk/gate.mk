@@ -5,39 +5,59 @@
 #
 # A side (BASE or HEAD) is one of three kinds, told apart by what it names:
 # an existing file is a source file compiled with GATE_BENCH_SRC; an
-# existing directory is a work tree taken as it is (uncommitted changes
+# existing directory is a git work tree taken as it is (uncommitted changes
 # included); anything else is a git revision, exported at its exact commit
-# under $(GATEDIR). Each side is built, then alternate runs both sides in
+# to $(GATEDIR)/<side>/tree through an index of its own (no worktree is
+# registered, so none can leak). Each side is built, then alternate runs both sides in
 # interleaved rounds, minjson reduces the rounds, and cmpbudget judges them
 # against the budget. Every step writes $@.tmp and renames it, so make's
 # dependency graph is the cache: a new budget re-judges the same runs; a new
-# side identity (content, commit, compiler, flags) or RUNS re-measures.
+# side identity (content or commit and uncommitted changes, compiler, flags,
+# commands) or RUNS re-measures.
+#
+# A project gates itself by setting GATE_BUILD and GATE_BENCH (both run with
+# GATE_SIDE set to the side's tree) and GATE_BUDGET before including this
+# file; BASE and HEAD then default to HEAD (the last commit) and . (the work
+# tree).
 #
 # The last line gate prints on stdout is the summary record; its "verdict"
 # is "ok", "regressed" or "error". make turns any failing recipe into exit
 # status 2, so scripts that need the exact 0, 1 or 2 run `perfgate` instead.
 # See perfgate(7).
 
+# Including this file must not change the includer's default goal.
+GATE_SAVED_GOAL := $(.DEFAULT_GOAL)
+
 GATE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 
+# A project that builds its own sides gates its commits; otherwise the gate
+# is the kata's, whose benchmark also depends on kata/kernels.h.
+ifeq ($(origin GATE_BUILD),undefined)
+BASE ?= kata/kernels.c
+HEAD ?= kata/kernels.c
+GATE_KATA_H = $(GATE_SHARE)/kata/kernels.h
+else
+BASE ?= HEAD
+HEAD ?= .
+GATE_KATA_H =
+endif
+
 # Where the tools are: a perfgate checkout's bin/, or beside an installed
-# share/perfgate (install writes PERFGATE_BIN into the installed copy).
+# share/perfgate: the bin/ of the same prefix.
 ifneq ($(wildcard $(GATE_MK_DIR)/../bin/alternate.c),)
 PERFGATE_DIR ?= $(patsubst %/,%,$(dir $(GATE_MK_DIR)))
 PERFGATE_BIN ?= $(PERFGATE_DIR)/bin
 GATE_SHARE ?= $(PERFGATE_DIR)
-GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(PERFGATE_DIR)/kata/kernels.h
+GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(GATE_KATA_H)
 # From another project's Makefile, build the tools in the checkout they live in.
 $(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c
 	$(MAKE) -C $(PERFGATE_DIR) bin/$*
 else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
-GATE_HEADERS ?= $(GATE_MK_DIR)/bench/bench.h $(GATE_MK_DIR)/kata/kernels.h
+GATE_HEADERS ?= $(GATE_MK_DIR)/bench/bench.h $(GATE_KATA_H)
 endif
 
-BASE ?= kata/kernels.c
-HEAD ?= kata/kernels.c
 BUDGET ?= $(or $(GATE_BUDGET),budget.toml)
 GATEDIR ?= build/gate
 CC ?= cc
@@ -57,9 +77,12 @@ GATE_ALTERNATE_FLAGS ?=
 # How a side is built and benchmarked. Both run with GATE_SIDE set to the
 # side's tree (or, for a source file, the side's directory holding a copy
 # named after the file); GATE_CC and GATE_CFLAGS are the side's compiler and
-# flags. The defaults compile GATE_BENCH_SRC with the side's file.
+# flags. The build also finds GATE_SIDE, GATE_CC, GATE_CFLAGS and
+# GATE_INCLUDES (the -I flags of bench.h) in its environment, so that a
+# side's own Makefile can use them. The defaults compile GATE_BENCH_SRC with
+# the side's file.
 GATE_BENCH_SRC ?= $(GATE_SHARE)/bench/bench.c
-GATE_INCLUDES ?= $(addprefix -I,$(sort $(dir $(GATE_HEADERS))))
+GATE_INCLUDES ?= $(addprefix -I,$(sort $(abspath $(dir $(GATE_HEADERS)))))
 GATE_LDLIBS ?= -lm
 GATE_BUILD ?= $(GATE_CC) $(GATE_CFLAGS) $(GATE_INCLUDES) -o $(GATE_SIDE)/bench $(abspath $(GATE_BENCH_SRC)) $(GATE_SIDE)/$(GATE_FILE) $(GATE_LDLIBS)
 GATE_BENCH ?= $(GATE_SIDE)/bench
@@ -68,29 +91,33 @@ GATE_SH = sh $(GATE_MK_DIR)/gate.sh
 GATE_TOOLS = $(PERFGATE_BIN)/alternate $(PERFGATE_BIN)/minjson $(PERFGATE_BIN)/cmpbudget
 
 gate_kind = $(if $(wildcard $(1)/.),tree,$(if $(wildcard $(1)),file,rev))
+# A revision's side is the directory of this Makefile within the export of
+# the whole repository, as . is within the work tree.
+gate_prefix = $(shell git rev-parse --show-prefix 2>/dev/null)
 gate_q = '$(subst ','\'',$(1))'
 
 # gate_side_rules(side, VALUE, CC, CFLAGS): the identity and the build of one side.
 define gate_side_rules
 $(1)_KIND := $$(call gate_kind,$(2))
-$(1)_SIDE := $$(abspath $$(if $$(filter tree,$$($(1)_KIND)),$(2),$$(GATEDIR)/$(1)$$(if $$(filter rev,$$($(1)_KIND)),/tree)))
+$(1)_SIDE := $$(abspath $$(if $$(filter tree,$$($(1)_KIND)),$(2),$$(GATEDIR)/$(1)$$(if $$(filter rev,$$($(1)_KIND)),/tree/$$(gate_prefix))))
 
 $$(GATEDIR)/$(1).id: GATE_SIDE = $$($(1)_SIDE)
 $$(GATEDIR)/$(1).id: GATE_FILE = $$(notdir $(2))
 $$(GATEDIR)/$(1).id: GATE_CC = $(3)
 $$(GATEDIR)/$(1).id: GATE_CFLAGS = $(4)
-$$(GATEDIR)/$(1).id: FORCE
+$$(GATEDIR)/$(1).id: FORCE | $$(BUDGET)
 	@mkdir -p $$(GATEDIR)
 	@$$(GATE_SH) id $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(call gate_q,$$(GATE_CC)) \
 	    $$(call gate_q,$$(GATE_CFLAGS)) $$(call gate_q,$$(GATE_BUILD)) $$(call gate_q,$$(GATE_BENCH)) \
-	    $$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC) $$(GATE_HEADERS))
+	    $$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC)) $$(GATE_HEADERS)
 
 $$(GATEDIR)/$(1)/built: GATE_SIDE = $$($(1)_SIDE)
 $$(GATEDIR)/$(1)/built: GATE_FILE = $$(notdir $(2))
 $$(GATEDIR)/$(1)/built: GATE_CC = $(3)
 $$(GATEDIR)/$(1)/built: GATE_CFLAGS = $(4)
 $$(GATEDIR)/$(1)/built: $$(GATEDIR)/$(1).id
-	@$$(GATE_SH) build $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(GATE_SIDE) \
+	@GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
+	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) build $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(GATE_SIDE) \
 	    $$(GATE_BUILD_TIMEOUT) $$(call gate_q,$$(GATE_BUILD)) $$(call gate_q,$$(GATE_BENCH))
 endef
 
@@ -116,6 +143,11 @@ $(GATEDIR)/stats.jsonl: $(GATEDIR)/runs.jsonl
 $(GATEDIR)/verdict.jsonl: $(GATEDIR)/stats.jsonl $(BUDGET) | $(GATE_TOOLS)
 	@$(GATE_SH) judge $(GATEDIR) $(PERFGATE_BIN) $(BUDGET)
 
+# A budget file that does not exist is an answer too, not make's own error,
+# and is given before anything is built.
+$(BUDGET):
+	@$(GATE_SH) fail $(GATEDIR) both budget $(call gate_q,no budget file $(BUDGET))
+
 .PHONY: gate gate-clean FORCE
 FORCE:
 
@@ -124,3 +156,5 @@ gate: $(GATEDIR)/verdict.jsonl
 
 gate-clean:
 	rm -rf $(GATEDIR)
+
+.DEFAULT_GOAL := $(GATE_SAVED_GOAL)

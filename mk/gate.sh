@@ -10,77 +10,131 @@
 #
 # A step that cannot go on calls fail: it writes an "error" summary record
 # to GATEDIR/verdict.jsonl and to stdout, so that whoever reads the gate's
-# last line learns which side and step could not be decided, and exits 2.
+# last line learns which side, revision and step could not be decided, and
+# exits 2.
+#
+# A side's identity lives in GATEDIR/SIDE.id, one "key value" a line; the
+# id step rewrites it only when it changes, since its timestamp is what make
+# compares. GATEDIR/SIDE.value holds what the side was named on the command
+# line (a revision, a path), kept apart so that two names for one commit
+# share their measurements.
 
 # JSON string body of $1: escape backslashes and quotes, drop control bytes.
 json_str() {
 	printf '%s' "$1" | tr -d '\000-\037' | sed 's/\\/\\\\/g; s/"/\\"/g'
 }
 
+# The value of key $2 in the identity file $1.
+id_get() {
+	sed -n "s/^$2 //p" "$1" 2>/dev/null
+}
+
+# How a side is named in messages: what the user gave, and what it is.
+describe() {
+	value=$1 src=$2
+	case $src in
+	'') printf '%s' "$value" ;;
+	sha256:*) printf '%s (%s)' "$value" "$src" ;;
+	*+dirty:*) printf '%s (commit %s with uncommitted changes %s)' "$value" "${src%%+*}" "${src#*+dirty:}" ;;
+	*) printf '%s (commit %s)' "$value" "$src" ;;
+	esac
+}
+
+# fail GATEDIR SIDE STEP MESSAGE: report, record and exit 2. The side's
+# revision and commit, when known, are in fail_value and fail_source.
+fail_value= fail_source=
 fail() {
 	dir=$1 side=$2 step=$3 msg=$4
 	mkdir -p "$dir"
-	echo "gate: $side: $step: $msg" >&2
-	line=$(printf '{"verdict":"error","error":"%s","side":"%s","step":"%s"}' \
-	    "$(json_str "$side: $step: $msg")" "$side" "$step")
+	what=
+	[ -n "$fail_value" ] && what="$(describe "$fail_value" "$fail_source"): "
+	echo "gate: $side: $step: $what$msg" >&2
+	extra=
+	case $fail_source in
+	sha256:*) key=file ;;
+	*) key=revision ;;
+	esac
+	[ -n "$fail_value" ] && extra=$(printf ',"%s":"%s"' "$key" "$(json_str "$fail_value")")
+	case $fail_source in
+	''|sha256:*) ;;
+	*) extra=$extra$(printf ',"commit":"%s"' "$(json_str "${fail_source%%+*}")")
+	   case $fail_source in
+	   *+dirty:*) extra=$extra$(printf ',"dirty":"%s"' "$(json_str "${fail_source#*+dirty:}")") ;;
+	   esac ;;
+	esac
+	line=$(printf '{"verdict":"error","error":"%s","side":"%s","step":"%s"%s}' \
+	    "$(json_str "$side: $step: $what$msg")" "$side" "$step" "$extra")
 	printf '%s\n' "$line" > "$dir/verdict.jsonl.tmp" && mv -f "$dir/verdict.jsonl.tmp" "$dir/verdict.jsonl"
+	# Dated 1970, so that make never trusts it as a verdict: the next gate
+	# judges again even when every identity is the same.
+	touch -t 197001010000 "$dir/verdict.jsonl"
 	printf '%s\n' "$line"
 	exit 2
 }
 
-# The commit a revision names, or fail.
+# What is known of a side for fail, from the identity its step used.
+fail_side() {
+	fail_value=$(cat "$1/$2.value" 2>/dev/null)
+	fail_source=$(id_get "$3" source)
+}
+
+# The commit a revision names, or nothing and status 1.
 commit_of() {
 	git rev-parse --verify --quiet "$1^{commit}" 2>/dev/null
 }
 
-# A digest of a work tree's uncommitted changes (tracked and untracked files,
-# not ignored ones, not the gate's own directory); empty when it is clean.
+# A digest of the uncommitted changes of the work tree holding directory $1
+# (staged, unstaged and untracked files, not ignored ones, not the gate's
+# own directory $2, absolute); empty when it is clean. Status 1 when git
+# cannot tell.
 dirty_digest() {
-	tree=$1 gatedir=$2
-	changes=$(cd "$tree" && {
-		git diff HEAD --binary
-		git ls-files -z --others --exclude-standard -- . ":(exclude)$gatedir" |
-		    xargs -0 -r sha256sum --
-	})
-	[ -n "$changes" ] && printf '%s' "$changes" | sha256sum | cut -c1-16
-}
-
-# The source identity of a side: what decides which code it measures.
-source_of() {
-	kind=$1 value=$2 gatedir=$3
-	case $kind in
-	file)
-		echo "sha256:$(sha256sum < "$value" | cut -c1-64)" ;;
-	rev)
-		c=$(commit_of "$value") || return 1
-		echo "$c" ;;
-	tree)
-		c=$(cd "$value" && git rev-parse --verify --quiet HEAD) || return 1
-		d=$(dirty_digest "$value" "$(realpath -m --relative-to="$value" "$gatedir")")
-		echo "$c${d:++dirty:$d}" ;;
+	(
+	cd "$1" || exit 1
+	top=$(git rev-parse --show-toplevel) || exit 1
+	set -- ':/'
+	case $2/ in
+	"$top"/*) set -- "$@" ":(top,exclude)${2#"$top"/}" ;;
 	esac
+	list=$(mktemp) || exit 1
+	trap 'rm -f "$list"' EXIT
+	git ls-files -z --others --exclude-standard -- "$@" > "$list" || exit 1
+	changes=$(git diff HEAD --binary -- "$@" && xargs -0 -r sha256sum -- < "$list") || exit 1
+	[ -z "$changes" ] || printf '%s' "$changes" | sha256sum | cut -c1-16
+	)
 }
 
 cmd_id() {
 	dir=$1 side=$2 kind=$3 value=$4 cc=$5 cflags=$6 build=$7 bench=$8
 	shift 8
+	printf '%s\n' "$value" > "$dir/$side.value"
+	fail_value=$value
+	commit= dirty=
 	case $kind in
-	file) ;;
-	tree) [ -n "$(cd "$value" && git rev-parse --verify --quiet HEAD 2>/dev/null)" ] ||
-		fail "$dir" "$side" identity "$value is not a git work tree with a commit" ;;
-	rev) commit_of "$value" >/dev/null ||
-		fail "$dir" "$side" identity "no such file, directory or git revision: $value" ;;
+	file)
+		src="sha256:$(sha256sum < "$value" | cut -c1-64)" ;;
+	rev)
+		commit=$(commit_of "$value") ||
+			fail "$dir" "$side" identity "no such file, directory or git revision"
+		src=$commit ;;
+	tree)
+		commit=$(cd "$value" && git rev-parse --verify --quiet HEAD 2>/dev/null) ||
+			fail "$dir" "$side" identity "not a git work tree with a commit"
+		gatedir=$(cd "$dir" && pwd -P)
+		dirty=$(dirty_digest "$value" "$gatedir") ||
+			fail "$dir" "$side" identity "git cannot list the uncommitted changes"
+		src=$commit${dirty:++dirty:$dirty} ;;
 	esac
-	src=$(source_of "$kind" "$value" "$dir") || fail "$dir" "$side" identity "cannot identify $value"
+	fail_source=$src
 	ccver=$(cd /tmp && $cc --version 2>/dev/null | head -n 1)
 	[ -n "$ccver" ] || ccver=$(cd /tmp && $cc -v 2>&1 | head -n 1)
+	[ -n "$ccver" ] || fail "$dir" "$side" identity "compiler $cc prints no version"
 	for f; do
 		[ -f "$f" ] || fail "$dir" "$side" identity "missing $f"
 	done
 	id=$dir/$side.id
 	{
-		printf 'side %s\nkind %s\nsource %s\ncc %s\ncc_version %s\ncflags %s\nbuild %s\nbench %s\n' \
-		    "$side" "$kind" "$src" "$cc" "$ccver" "$cflags" "$build" "$bench"
+		printf 'side %s\nkind %s\nsource %s\ncommit %s\ndirty %s\ncc %s\ncc_version %s\ncflags %s\nbuild %s\nbench %s\n' \
+		    "$side" "$kind" "$src" "$commit" "$dirty" "$cc" "$ccver" "$cflags" "$build" "$bench"
 		for f; do
 			echo "input $(sha256sum < "$f" | cut -c1-64) $f"
 		done
@@ -94,23 +148,32 @@ cmd_build() {
 	out=$dir/$side
 	mkdir -p "$out"
 	rm -f "$out/built"
+	fail_side "$dir" "$side" "$dir/$side.id"
 	case $kind in
 	file)
 		cp -f "$value" "$sidedir/$(basename "$value")" || fail "$dir" "$side" build "cannot copy $value" ;;
 	rev)
-		# An export at the exact commit: nothing is registered with git, so
-		# nothing can leak into `git worktree list`.
-		c=$(commit_of "$value") || fail "$dir" "$side" build "no such git revision: $value"
-		rm -rf "$sidedir" "$sidedir.tmp"
-		mkdir -p "$sidedir.tmp"
-		git archive --format=tar "$c" | tar -x -C "$sidedir.tmp" ||
-			fail "$dir" "$side" build "cannot export $value ($c)"
-		mv "$sidedir.tmp" "$sidedir" ;;
+		# An export of the whole repository at the exact commit, through an
+		# index of its own (git archive would drop export-ignore files), the
+		# side being the directory of the Makefile within it. Nothing is
+		# registered with git, so nothing can leak into `git worktree list`.
+		c=$(id_get "$dir/$side.id" commit)
+		root=$out/tree
+		rm -rf "$root" "$root.tmp" "$out/index.tmp"
+		mkdir -p "$root.tmp"
+		abs=$(cd "$out" && pwd -P)
+		top=$(git rev-parse --show-toplevel) &&
+		    GIT_INDEX_FILE=$abs/index.tmp git -C "$top" read-tree "$c" &&
+		    GIT_INDEX_FILE=$abs/index.tmp git -C "$top" checkout-index -a --prefix="$abs/tree.tmp/" ||
+		    fail "$dir" "$side" build "git cannot export it"
+		rm -f "$out/index.tmp"
+		mv "$root.tmp" "$root"
+		[ -d "$sidedir" ] || fail "$dir" "$side" build "it has no directory $sidedir"
+		;;
 	esac
-	what=$(sed -n 's/^source //p' "$dir/$side.id")
-	echo "gate: building $side ($value, $what)" >&2
+	echo "gate: building $side, $(describe "$value" "$fail_source")" >&2
 	GATE_SIDE=$sidedir
-	export GATE_SIDE
+	export GATE_SIDE GATE_CC GATE_CFLAGS GATE_INCLUDES
 	# timeout(1) runs the build in its own process group and kills the whole
 	# group when the time is up.
 	timeout -k 5 "$timeout" sh -c "$build" > "$out/build.log" 2>&1
@@ -118,19 +181,30 @@ cmd_build() {
 	if [ $status -ne 0 ]; then
 		tail -n 20 "$out/build.log" >&2
 		if [ $status -eq 124 ] || [ $status -eq 137 ]; then
-			fail "$dir" "$side" build "timed out after $timeout s building $value; log in $out/build.log"
+			fail "$dir" "$side" build "the build timed out after $timeout s; log in $out/build.log"
 		fi
-		fail "$dir" "$side" build "build of $value failed (status $status); log in $out/build.log"
+		fail "$dir" "$side" build "the build failed (status $status); log in $out/build.log"
 	fi
 	printf '%s\n' "$bench" > "$out/bench.cmd"
 	cp -f "$dir/$side.id" "$out/built.tmp" && mv -f "$out/built.tmp" "$out/built"
 }
 
-# One side's identity as JSON members, for the records and the verdict.
+# One side's identity as JSON members, for the records and the verdict:
+# "source" always, "commit" for a git side, "dirty" for uncommitted
+# changes, and "cc", the compiler's version line.
 id_members() {
 	f=$1
-	printf '"source":"%s","cc":"%s"' \
-	    "$(json_str "$(sed -n 's/^source //p' "$f")")" "$(json_str "$(sed -n 's/^cc_version //p' "$f")")"
+	printf '"source":"%s"' "$(json_str "$(id_get "$f" source)")"
+	v=$(id_get "$f" commit)
+	[ -n "$v" ] && printf ',"commit":"%s"' "$(json_str "$v")"
+	v=$(id_get "$f" dirty)
+	[ -n "$v" ] && printf ',"dirty":"%s"' "$(json_str "$v")"
+	printf ',"cc":"%s"' "$(json_str "$(id_get "$f" cc_version)")"
+}
+
+# A sed replacement text: escape what sed would read as special.
+sed_rhs() {
+	printf '%s' "$1" | sed 's/[\/&]/\\&/g'
 }
 
 cmd_measure() {
@@ -148,13 +222,17 @@ cmd_measure() {
 		# What was measured is kept, beside the runs make would trust.
 		[ -f "$dir/runs.jsonl.tmp" ] && mv -f "$dir/runs.jsonl.tmp" "$dir/runs.partial.jsonl"
 		msg=$(grep '^alternate: ' "$dir/alternate.log" | tail -n 1 | sed 's/^alternate: //')
-		side=$(printf '%s\n' "$msg" | sed -n 's/^side \([A-Za-z0-9_.-]*\),.*/\1/p')
+		side=$(printf '%s\n' "$msg" | sed -n 's/^side \([A-Za-z0-9_.+-]*\),.*/\1/p')
+		case $side in
+		base|head) fail_side "$dir" "$side" "$dir/$side/built" ;;
+		*) side= ;;
+		esac
 		fail "$dir" "${side:-both}" run "${msg:-alternate exited with status $status}"
 	fi
 	# Every record carries its side's identity.
 	b=$(id_members "$dir/base/built") h=$(id_members "$dir/head/built")
-	sed -e "s/^{\"side\":\"base\",/{\"side\":\"base\",$(printf '%s' "$b" | sed 's/[\/&]/\\&/g'),/" \
-	    -e "s/^{\"side\":\"head\",/{\"side\":\"head\",$(printf '%s' "$h" | sed 's/[\/&]/\\&/g'),/" \
+	sed -e "s/^{\"side\":\"base\",/{\"side\":\"base\",$(sed_rhs "$b"),/" \
+	    -e "s/^{\"side\":\"head\",/{\"side\":\"head\",$(sed_rhs "$h"),/" \
 	    "$dir/runs.jsonl.tmp" > "$dir/runs.jsonl.tmp2" && rm -f "$dir/runs.jsonl.tmp" &&
 	    mv -f "$dir/runs.jsonl.tmp2" "$dir/runs.jsonl"
 }
@@ -168,12 +246,13 @@ cmd_judge() {
 		cat "$dir/verdict.txt" >&2
 		fail "$dir" both judge "cmpbudget failed (status $status)"
 	fi
-	# The summary, last, carries both identities and the budget's digest.
-	ids=$(printf '"base":{%s},"head":{%s},"budget_sha256":"%s"' \
-	    "$(id_members "$dir/base/built")" "$(id_members "$dir/head/built")" \
-	    "$(sha256sum < "$budget" | cut -c1-64)")
-	ids=$(printf '%s' "$ids" | sed 's/[\/&]/\\&/g')
-	sed "\$s/}\$/,$ids}/" "$dir/verdict.jsonl.tmp" > "$dir/verdict.jsonl.tmp2" &&
+	# Every record names the budget it was judged by; the summary, last,
+	# also carries both sides' identities.
+	sum=$(sha256sum < "$budget" | cut -c1-64)
+	ids=$(printf '"base":{%s},"head":{%s}' \
+	    "$(id_members "$dir/base/built")" "$(id_members "$dir/head/built")")
+	sed -e "\$s/}\$/,$(sed_rhs "$ids")}/" -e "s/}\$/,\"budget_sha256\":\"$sum\"}/" \
+	    "$dir/verdict.jsonl.tmp" > "$dir/verdict.jsonl.tmp2" &&
 	    rm -f "$dir/verdict.jsonl.tmp" && mv -f "$dir/verdict.jsonl.tmp2" "$dir/verdict.jsonl"
 }
 

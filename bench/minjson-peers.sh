@@ -1,0 +1,146 @@
+#!/bin/sh
+# minjson against its peers on one million alternate-style records: mawk
+# with the fields hard-coded, and jq 1.6 (on a slice, scaled up, since the
+# whole file takes it about a minute; MINJSON_JQ=full runs it in full).
+# The contenders run interleaved, several rounds; the minima are compared,
+# so a busy machine slows all of them alike.
+#
+# Environment: MINJSON_RECORDS (default 1000000), MINJSON_ROUNDS (5),
+# MINJSON_JQ (slice: 20000 records, default; full; off).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/bench-minjson
+records=${MINJSON_RECORDS:-1000000}
+rounds=${MINJSON_ROUNDS:-5}
+jqmode=${MINJSON_JQ:-slice}
+minjson=${MINJSON:-$top/bin/minjson}
+mkdir -p "$out"
+data=$out/runs-$records.jsonl
+
+[ -x "$minjson" ] || { echo "minjson-peers: $minjson not built (make bin/minjson)" >&2; exit 2; }
+command -v mawk >/dev/null || { echo "minjson-peers: mawk not found" >&2; exit 2; }
+
+# The data: deterministic, written once, kept out of git under build/.
+if [ ! -s "$data" ]; then
+	python3 - "$records" >"$data.tmp" <<'EOF' || exit 2
+import random, sys
+n = int(sys.argv[1])
+rng = random.Random(20240601)
+out = []
+for i in range(n):
+    rnd = i // 2
+    slot = i % 2
+    side = ("base", "head")[(rnd + slot) % 2]
+    out.append('{"side":"%s","round":%d,"slot":%d,"load":%.2f,"matmul_ns":%d,'
+        '"sum_ns":%.1f,"rmsnorm_ns":%d,"count_below_ns":%.2f}\n' % (
+        side, rnd, slot, rng.uniform(0, 2), rng.randint(1200000, 1900000),
+        rng.randint(6000, 9000) / 2, rng.randint(12000, 19000),
+        rng.randint(500, 900) / 4))
+    if len(out) == 10000:
+        sys.stdout.write("".join(out))
+        out = []
+sys.stdout.write("".join(out))
+EOF
+	mv -f "$data.tmp" "$data"
+fi
+slice=$out/slice-20000.jsonl
+head -n 20000 "$data" >"$slice"
+
+# mawk with the layout hard-coded: split on the JSON punctuation, the
+# values sit in the even fields, one array per field, unrolled. It keeps the
+# text of each minimum so that its output can be checked against minjson's,
+# byte for byte.
+{
+	echo 'BEGIN { FS = "[:,}]" }'
+	echo '{'
+	echo '	s = $2'
+	echo '	if (!(s in cnt)) order[++ng] = s'
+	echo '	cnt[s]++'
+	for i in 4 6 8 10 12 14 16; do
+		echo "	v = \$$i + 0; if (!(s in m$i) || v < m$i[s]) { m$i[s] = v; t$i[s] = \$$i }"
+	done
+	echo '}'
+	echo 'END {'
+	echo '	for (g = 1; g <= ng; g++) {'
+	echo '		s = order[g]'
+	printf '		print "{\"side\":" s ",\"stat\":\"min\",\"n\":" cnt[s]'
+	for i in 4 6 8 10 12 14 16; do
+		printf ' "," $%d ":" t%d[s]' $((i - 1)) $i
+	done
+	echo ' "}"'
+	echo '	}'
+	echo '}'
+} >"$out/min.awk"
+
+# One timed run: prints "seconds maxrss_kb" for a shell command. The peak
+# memory comes from /usr/bin/time, a small process, because a child of
+# python would inherit python's own peak through fork and exec.
+cat >"$out/timeit.py" <<'EOF'
+import os, sys, time
+rss = sys.argv[2]
+start = time.perf_counter()
+pid = os.spawnv(os.P_NOWAIT, "/usr/bin/time",
+    ["/usr/bin/time", "-f", "%M", "-o", rss, "/bin/sh", "-c", sys.argv[1]])
+_, status = os.waitpid(pid, 0)
+wall = time.perf_counter() - start
+if status != 0:
+    sys.exit("minjson-peers: failed: " + sys.argv[1])
+print("%.4f %s" % (wall, open(rss).read().split()[-1]))
+EOF
+
+run() {
+	python3 "$out/timeit.py" "$1" "$out/rss" || exit 2
+}
+
+# The answers first: minjson's minima must equal mawk's, byte for byte.
+mawk -f "$out/min.awk" "$data" >"$out/mawk.out"
+"$minjson" "$data" >"$out/minjson.out"
+if ! cmp -s "$out/minjson.out" "$out/mawk.out"; then
+	echo "minjson-peers: minjson's minima differ from mawk's:" >&2
+	diff "$out/minjson.out" "$out/mawk.out" >&2
+	exit 2
+fi
+
+# jq's minima per side, every field but the key, as minjson prints them.
+jqprog='group_by(.side)[] | . as $g | {side: $g[0].side, stat: "min", n: length} + ([$g[0] | keys_unsorted[] | select(. != "side")] | map({(.): ([$g[][.]] | min)}) | add)'
+
+best_mawk= best_min= best_quart= rss_min= rss_quart= best_jq= rss_jq=
+better() {	# better BEST NEW: the smaller of two times
+	awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'
+}
+r=1
+while [ $r -le "$rounds" ]; do
+	set -- $(run "mawk -f '$out/min.awk' '$data' >/dev/null")
+	best_mawk=$(better "$best_mawk" "$1")
+	set -- $(run "'$minjson' '$data' >/dev/null")
+	best_min=$(better "$best_min" "$1"); rss_min=$2
+	set -- $(run "'$minjson' -s min,q1,median,q3 '$data' >/dev/null")
+	best_quart=$(better "$best_quart" "$1"); rss_quart=$2
+	if [ "$jqmode" = slice ]; then
+		set -- $(run "jq -c -s '$jqprog' '$slice' >/dev/null")
+		best_jq=$(better "$best_jq" "$1"); rss_jq=$2
+	fi
+	r=$((r + 1))
+done
+if [ "$jqmode" = full ]; then
+	set -- $(run "jq -c -s '$jqprog' '$data' >/dev/null")
+	best_jq=$1 rss_jq=$2
+fi
+
+size=$(wc -c <"$data")
+echo "minjson-peers: $records records ($size bytes), best of $rounds interleaved rounds"
+awk -v mawk="$best_mawk" -v mn="$best_min" -v q="$best_quart" -v rmin="$rss_min" \
+    -v rq="$rss_quart" -v jq="$best_jq" -v rjq="$rss_jq" -v mode="$jqmode" -v n="$records" 'BEGIN {
+	printf "  %-40s %8.3f s\n", "mawk, fields hard-coded, minima", mawk
+	printf "  %-40s %8.3f s  %6d KB  %.2fx mawk\n", "minjson (minima)", mn, rmin, mn / mawk
+	printf "  %-40s %8.3f s  %6d KB\n", "minjson -s min,q1,median,q3", q, rq
+	if (mode == "slice")
+		printf "  %-40s %8.3f s  (%.3f s on 20000 records, x%d)\n", "jq 1.6, group_by, scaled", jq * n / 20000, jq, n / 20000
+	else if (mode == "full")
+		printf "  %-40s %8.3f s  %6d KB\n", "jq 1.6, minima", jq, rjq
+	status = 0
+	if (mn * 3 > mawk) { print "minjson-peers: minima slower than a third of mawk" > "/dev/stderr"; status = 1 }
+	if (q >= 1) { print "minjson-peers: quartiles take a second or more" > "/dev/stderr"; status = 1 }
+	if (rq >= 160 * 1024) { print "minjson-peers: quartiles use 160 MB or more" > "/dev/stderr"; status = 1 }
+	exit status
+}'

@@ -1,0 +1,728 @@
+/*
+ * minjson: reduce JSON-line records to per-group statistics.
+ * Reads records, writes one record per group and statistic:
+ * {"side":"base","stat":"min","n":3,"matmul_ns":...}.
+ *
+ * A value it selects (a minimum, a maximum, a quantile that falls on one
+ * record) is written byte for byte as read; a value it computes (a mean,
+ * an interpolated quantile) in the shortest form that reads back exactly.
+ * Values are kept only when a quantile needs them, 16 bytes each: the
+ * double and its text, inline when short, else in one shared arena.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jsonl.h"
+#include "stats.h"
+#include "util.h"
+
+enum stat { ST_MIN, ST_MAX, ST_MEAN, ST_MEDIAN, ST_Q1, ST_Q3, NSTAT };
+
+static const char *const statname[NSTAT] = {
+	"min", "max", "mean", "median", "q1", "q3"
+};
+
+/* A value kept for quantiles: the double, and where its text is. */
+struct item {
+	double v;
+	uint64_t ref;	/* low byte 1..7: that many text bytes inline above it; 0: arena offset above it */
+};
+
+/* A selected text: a minimum or a maximum so far. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+/* One field of one group. */
+struct acc {
+	size_t n;
+	double min, max;
+	struct text rmin, rmax;
+	double sum, comp, mean;	/* Neumaier's sum, and a running mean should the sum overflow */
+	struct item *v;
+	size_t vn, vcap;
+};
+
+struct group {
+	char *name;		/* the key's value, as written */
+	size_t len;
+	unsigned long n;	/* records */
+	struct acc *acc;	/* by field index */
+	size_t nacc;
+};
+
+struct field {
+	char *name;		/* as written */
+	size_t len;
+	int skip;		/* the key, or named by -x */
+	int used;		/* has had a number: an output column */
+};
+
+/* Open addressing from a name to an index into one of the tables. */
+struct names {
+	long *slot;		/* -1 when empty */
+	size_t cap, n;
+};
+
+static struct field *fields;
+static size_t nfields, capfields;
+static struct names fieldnames;
+static size_t *order;		/* output columns, in first-seen order */
+static size_t norder;
+
+static struct group *groups;
+static size_t ngroups, capgroups;
+static struct names groupnames;
+
+/* Per position in a record, the field found there last time. */
+static long *poscache;
+static size_t nposcache;
+
+static char *arena;
+static size_t arenalen, arenacap;
+
+static const char *key = "side";
+static size_t keylen = 4;
+static char **xlist;
+static size_t nxlist;
+static enum stat stats[NSTAT];
+static size_t nstats;
+static int need_max, need_mean, need_values;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-k key] [-s stats] [-x fields] [file ...]\n", argv0);
+	exit(2);
+}
+
+/* Equal names: inline, since the names compared are mostly short and equal. */
+static int
+sameb(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	for (; n > 0; n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
+
+static uint64_t
+hashname(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static const char *
+nameof(int isfield, long i, size_t *len)
+{
+	if (isfield) {
+		*len = fields[i].len;
+		return fields[i].name;
+	}
+	*len = groups[i].len;
+	return groups[i].name;
+}
+
+/* The index stored under s, or -1; *where is the slot to fill if missing. */
+static long
+names_find(struct names *t, int isfield, const char *s, size_t len, size_t *where)
+{
+	size_t i, nlen;
+	const char *name;
+
+	if (t->cap == 0) {
+		t->cap = 64;
+		t->slot = xmalloc(t->cap * sizeof *t->slot);
+		for (i = 0; i < t->cap; i++)
+			t->slot[i] = -1;
+	}
+	for (i = hashname(s, len) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		if (t->slot[i] < 0) {
+			*where = i;
+			return -1;
+		}
+		name = nameof(isfield, t->slot[i], &nlen);
+		if (nlen == len && memcmp(name, s, len) == 0)
+			return t->slot[i];
+	}
+}
+
+static void
+names_add(struct names *t, int isfield, size_t where, long idx)
+{
+	size_t i, j, len, oldcap = t->cap;
+	long *old = t->slot;
+	const char *name;
+
+	t->slot[where] = idx;
+	if (++t->n * 2 < t->cap)
+		return;
+	t->cap *= 2;
+	t->slot = xmalloc(t->cap * sizeof *t->slot);
+	for (i = 0; i < t->cap; i++)
+		t->slot[i] = -1;
+	for (i = 0; i < oldcap; i++) {
+		if (old[i] < 0)
+			continue;
+		name = nameof(isfield, old[i], &len);
+		for (j = hashname(name, len) & (t->cap - 1); t->slot[j] >= 0; j = (j + 1) & (t->cap - 1))
+			;
+		t->slot[j] = old[i];
+	}
+	free(old);
+}
+
+static char *
+copyname(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+static long
+field_index(const char *s, size_t len)
+{
+	size_t where, i;
+	long idx = names_find(&fieldnames, 1, s, len, &where);
+	struct field *f;
+
+	if (idx >= 0)
+		return idx;
+	if (nfields == capfields) {
+		capfields = capfields ? capfields * 2 : 16;
+		fields = xrealloc(fields, capfields * sizeof *fields);
+	}
+	f = &fields[nfields];
+	f->name = copyname(s, len);
+	f->len = len;
+	f->used = 0;
+	f->skip = len == keylen && memcmp(s, key, len) == 0;
+	for (i = 0; i < nxlist && !f->skip; i++)
+		f->skip = strlen(xlist[i]) == len && memcmp(xlist[i], s, len) == 0;
+	idx = (long)nfields++;
+	names_add(&fieldnames, 1, where, idx);
+	return idx;
+}
+
+static struct group *
+group_of(const char *s, size_t len)
+{
+	size_t where, i;
+	long idx;
+	struct group *g;
+
+	/* Sides are few: a look at each beats hashing the name. */
+	for (i = 0; i < ngroups && i < 8; i++)
+		if (groups[i].len == len && sameb(groups[i].name, s, len))
+			return &groups[i];
+	if ((idx = names_find(&groupnames, 0, s, len, &where)) < 0) {
+		if (ngroups == capgroups) {
+			capgroups = capgroups ? capgroups * 2 : 8;
+			groups = xrealloc(groups, capgroups * sizeof *groups);
+		}
+		g = &groups[ngroups];
+		memset(g, 0, sizeof *g);
+		g->name = copyname(s, len);
+		g->len = len;
+		idx = (long)ngroups++;
+		names_add(&groupnames, 0, where, idx);
+	}
+	return &groups[idx];
+}
+
+static void
+settext(struct text *t, const char *s, size_t len)
+{
+	if (len > t->cap) {
+		t->cap = len < 32 ? 32 : len;
+		t->s = xrealloc(t->s, t->cap);
+	}
+	memcpy(t->s, s, len);
+	t->len = len;
+}
+
+static uint64_t
+keeptext(const char *s, size_t len)
+{
+	uint64_t ref = 0;
+	uint32_t n32;
+	size_t i;
+
+	if (len <= 7) {
+		for (i = len; i-- > 0;)
+			ref = ref << 8 | (unsigned char)s[i];
+		return ref << 8 | len;
+	}
+	if (len > UINT32_MAX)
+		die("number of %zu bytes is too long", len);
+	while (arenacap - arenalen < len + 4) {
+		arenacap = arenacap ? arenacap * 2 : 1 << 16;
+		arena = xrealloc(arena, arenacap);
+	}
+	ref = (uint64_t)arenalen << 8;
+	n32 = (uint32_t)len;
+	memcpy(arena + arenalen, &n32, 4);
+	memcpy(arena + arenalen + 4, s, len);
+	arenalen += len + 4;
+	return ref;
+}
+
+/* The text kept by keeptext, into t. */
+static void
+gettext(uint64_t ref, struct text *t)
+{
+	char inl[8];
+	size_t len = ref & 0xff, i;
+	uint32_t n32;
+
+	if (len != 0) {
+		for (i = 0; i < len; i++)
+			inl[i] = (char)(ref >> (8 * (i + 1)));
+		settext(t, inl, len);
+		return;
+	}
+	memcpy(&n32, arena + (ref >> 8), 4);
+	settext(t, arena + (ref >> 8) + 4, n32);
+}
+
+static void
+add(struct acc *a, double x, const char *raw, size_t rawlen)
+{
+	double t;
+
+	if (a->n++ == 0) {
+		a->min = a->max = x;
+		settext(&a->rmin, raw, rawlen);
+		if (need_max)
+			settext(&a->rmax, raw, rawlen);
+		a->sum = a->mean = x;
+		a->comp = 0;
+	} else {
+		/* Strict: among equal values the first one read is passed through. */
+		if (x < a->min) {
+			a->min = x;
+			settext(&a->rmin, raw, rawlen);
+		}
+		if (need_max && x > a->max) {
+			a->max = x;
+			settext(&a->rmax, raw, rawlen);
+		}
+		if (need_mean) {
+			t = a->sum + x;
+			if (fabs(a->sum) >= fabs(x))
+				a->comp += (a->sum - t) + x;
+			else
+				a->comp += (x - t) + a->sum;
+			a->sum = t;
+			a->mean += (x - a->mean) / (double)a->n;
+		}
+	}
+	if (need_values) {
+		if (a->vn == a->vcap) {
+			a->vcap = a->vcap ? a->vcap * 2 : 256;
+			a->v = xrealloc(a->v, a->vcap * sizeof *a->v);
+		}
+		a->v[a->vn].v = x;
+		a->v[a->vn].ref = keeptext(raw, rawlen);
+		a->vn++;
+	}
+}
+
+/* A key for unsigned order that matches the doubles' order (no NaN here). */
+static uint64_t
+sortkey(double d)
+{
+	uint64_t b;
+
+	memcpy(&b, &d, sizeof b);
+	return b >> 63 ? ~b : b | 1ULL << 63;
+}
+
+static double
+unsortkey(uint64_t k)
+{
+	double d;
+
+	k = k >> 63 ? k & ~(1ULL << 63) : ~k;
+	memcpy(&d, &k, sizeof d);
+	return d;
+}
+
+/*
+ * Sort the values of a into sorted[], through an LSD radix sort by 11-bit
+ * digits (six passes at most) that skips the digits all values share:
+ * half a million values sort in a few linear passes, where qsort's
+ * comparisons would cost more than reading the input. tmp has room for
+ * a->vn keys.
+ */
+#define DIGITS 6
+#define RADIX 2048
+
+static void
+sortvalues(const struct acc *a, double *sorted, uint64_t *tmp)
+{
+	static size_t count[DIGITS][RADIX];
+	size_t i, n = a->vn, sum, c;
+	uint64_t *src, *dst, *swap, *key = (uint64_t *)sorted;
+	int d;
+
+	memset(count, 0, sizeof count);
+	for (i = 0; i < n; i++) {
+		uint64_t k = sortkey(a->v[i].v);
+
+		key[i] = k;
+		for (d = 0; d < DIGITS; d++)
+			count[d][k >> (11 * d) & (RADIX - 1)]++;
+	}
+	src = key;
+	dst = tmp;
+	for (d = 0; d < DIGITS; d++) {
+		if (count[d][key[0] >> (11 * d) & (RADIX - 1)] == n)
+			continue;
+		for (sum = 0, c = 0; c < RADIX; c++) {
+			size_t k = count[d][c];
+
+			count[d][c] = sum;
+			sum += k;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[d][src[i] >> (11 * d) & (RADIX - 1)]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != key)
+		memcpy(key, src, n * sizeof *key);
+	for (i = 0; i < n; i++)
+		sorted[i] = unsortkey(key[i]);
+}
+
+static void
+setdouble(struct text *t, double v)
+{
+	char buf[32];
+	int len = fmt_double(buf, v);
+
+	settext(t, buf, (size_t)len);
+}
+
+/*
+ * A quantile that falls on one value passes that value's text through:
+ * the text of the first value read that is the same double, bit for bit
+ * (so "-0" is never written for 0).
+ */
+static void
+quantext(const struct acc *a, const double *sorted, double p, struct text *t)
+{
+	size_t lo, i;
+	double frac, q = quantile(sorted, a->vn, p, &lo, &frac);
+
+	if (frac != 0) {
+		setdouble(t, q);
+		return;
+	}
+	for (i = 0; i < a->vn; i++)
+		if (memcmp(&a->v[i].v, &sorted[lo], sizeof(double)) == 0)
+			break;
+	gettext(a->v[i].ref, t);
+}
+
+/*
+ * The text of every statistic of one group's fields, stat-major: the
+ * values of a field are sorted once for all its quantiles.
+ */
+static void
+reduce(const struct group *gr, struct text *out, double *sorted, uint64_t *tmp)
+{
+	static const double p[NSTAT] = { 0, 1, 0, 0.5, 0.25, 0.75 };
+	size_t i, s;
+
+	for (i = 0; i < gr->nacc; i++) {
+		const struct acc *a = &gr->acc[i];
+
+		if (a->n == 0)
+			continue;
+		if (need_values)
+			sortvalues(a, sorted, tmp);
+		for (s = 0; s < nstats; s++) {
+			struct text *t = &out[s * gr->nacc + i];
+
+			switch (stats[s]) {
+			case ST_MIN:
+				settext(t, a->rmin.s, a->rmin.len);
+				break;
+			case ST_MAX:
+				settext(t, a->rmax.s, a->rmax.len);
+				break;
+			case ST_MEAN:
+				if (a->n == 1)
+					setdouble(t, a->min);
+				else if (isfinite(a->sum + a->comp))
+					setdouble(t, (a->sum + a->comp) / (double)a->n);
+				else
+					setdouble(t, a->mean);
+				break;
+			default:
+				quantext(a, sorted, p[stats[s]], t);
+			}
+		}
+	}
+}
+
+static void
+output(void)
+{
+	size_t g, s, i, j, maxn = 0, maxacc = 0;
+	double *sorted = NULL;
+	uint64_t *tmp = NULL;
+	struct text *out;
+
+	for (g = 0; g < ngroups; g++) {
+		if (groups[g].nacc > maxacc)
+			maxacc = groups[g].nacc;
+		for (i = 0; i < groups[g].nacc && need_values; i++)
+			if (groups[g].acc[i].vn > maxn)
+				maxn = groups[g].acc[i].vn;
+	}
+	if (maxn > 0) {
+		sorted = xmalloc(maxn * sizeof *sorted);
+		tmp = xmalloc(maxn * sizeof *tmp);
+	}
+	out = xmalloc((maxacc * nstats + 1) * sizeof *out);
+	memset(out, 0, (maxacc * nstats + 1) * sizeof *out);
+	for (g = 0; g < ngroups; g++) {
+		const struct group *gr = &groups[g];
+
+		reduce(gr, out, sorted, tmp);
+		for (s = 0; s < nstats; s++) {
+			putchar('{');
+			if (keylen > 0) {
+				putchar('"');
+				jescape(stdout, key, keylen);
+				fputs("\":\"", stdout);
+				fwrite(gr->name, 1, gr->len, stdout);
+				fputs("\",", stdout);
+			}
+			printf("\"stat\":\"%s\",\"n\":%lu", statname[stats[s]], gr->n);
+			for (j = 0; j < norder; j++) {
+				const struct text *t;
+
+				i = order[j];
+				if (i >= gr->nacc || gr->acc[i].n == 0)
+					continue;
+				t = &out[s * gr->nacc + i];
+				fputs(",\"", stdout);
+				fwrite(fields[i].name, 1, fields[i].len, stdout);
+				fputs("\":", stdout);
+				fwrite(t->s, 1, t->len, stdout);
+			}
+			fputs("}\n", stdout);
+		}
+	}
+	for (i = 0; i < maxacc * nstats; i++)
+		free(out[i].s);
+	free(out);
+	free(sorted);
+	free(tmp);
+}
+
+static void
+inputerror(const struct jreader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s:%lu: ", argv0, r->name, r->lineno);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static unsigned long
+readfile(const char *path, struct jrecord *rec)
+{
+	struct jreader r;
+	const char *line, *err;
+	size_t len, i;
+	unsigned long nrec = 0;
+	int got;
+
+	if (jreader_open(&r, path) < 0)
+		die("open %s:", path);
+	while ((got = jreader_next(&r, &line, &len)) == 1) {
+		const struct jfield *kf = NULL;
+		struct group *g;
+
+		if ((err = jparse(line, len, rec)) != NULL) {
+			if (strcmp(err, "empty line") == 0)
+				continue;
+			inputerror(&r, "%s", err);
+		}
+		if (keylen > 0) {
+			kf = jget(rec, key, keylen);
+			if (kf == NULL)
+				inputerror(&r, "no key \"%s\"", key);
+			if (kf->type != J_STRING)
+				inputerror(&r, "value of \"%s\" is not a string", key);
+			g = group_of(kf->raw, kf->rawlen);
+		} else
+			g = group_of("", 0);
+		g->n++;
+		nrec++;
+		if (rec->n > nposcache) {
+			poscache = xrealloc(poscache, rec->n * sizeof *poscache);
+			for (i = nposcache; i < rec->n; i++)
+				poscache[i] = -1;
+			nposcache = rec->n;
+		}
+		for (i = 0; i < rec->n; i++) {
+			const struct jfield *f = &rec->field[i];
+			long fi = poscache[i];
+			struct field *fd;
+
+			if (f->type != J_NUMBER)
+				continue;
+			/* Records of one stream repeat their layout: try last time's field first. */
+			if (fi < 0 || fields[fi].len != f->keylen ||
+			    !sameb(fields[fi].name, f->key, f->keylen))
+				poscache[i] = fi = field_index(f->key, f->keylen);
+			fd = &fields[fi];
+			if (fd->skip)
+				continue;
+			if (!fd->used) {
+				if ((fd->len == 4 && memcmp(fd->name, "stat", 4) == 0) ||
+				    (fd->len == 1 && fd->name[0] == 'n'))
+					inputerror(&r, "field \"%s\" clashes with minjson's own (exclude it with -x)", fd->name);
+				fd->used = 1;
+				order = xrealloc(order, (norder + 1) * sizeof *order);
+				order[norder++] = (size_t)fi;
+			}
+			if ((size_t)fi >= g->nacc) {
+				size_t ncap = nfields > 8 ? nfields : 8;
+
+				g->acc = xrealloc(g->acc, ncap * sizeof *g->acc);
+				memset(g->acc + g->nacc, 0, (ncap - g->nacc) * sizeof *g->acc);
+				g->nacc = ncap;
+			}
+			add(&g->acc[fi], f->num, f->raw, f->rawlen);
+		}
+	}
+	if (got < 0)
+		die("read %s:", r.name);
+	jreader_close(&r);
+	return nrec;
+}
+
+static void
+parsestats(char *arg)
+{
+	char *tok, *next;
+	size_t i;
+	int st;
+
+	nstats = 0;
+	for (tok = arg; tok != NULL; tok = next) {
+		if ((next = strchr(tok, ',')) != NULL)
+			*next++ = '\0';
+		for (st = 0; st < NSTAT && strcmp(tok, statname[st]) != 0; st++)
+			;
+		if (st == NSTAT) {
+			warnmsg("unknown statistic \"%s\" (min, max, mean, median, q1, q3)", tok);
+			usage();
+		}
+		for (i = 0; i < nstats; i++)
+			if (stats[i] == (enum stat)st) {
+				warnmsg("statistic \"%s\" given twice", tok);
+				usage();
+			}
+		stats[nstats++] = (enum stat)st;
+	}
+}
+
+static void
+parsexlist(char *arg)
+{
+	char *tok, *next;
+
+	for (tok = arg; tok != NULL; tok = next) {
+		if ((next = strchr(tok, ',')) != NULL)
+			*next++ = '\0';
+		if (*tok == '\0')
+			continue;
+		xlist = xrealloc(xlist, (nxlist + 1) * sizeof *xlist);
+		xlist[nxlist++] = tok;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct jrecord rec = { 0 };
+	unsigned long nrec = 0;
+	size_t i;
+	int c;
+
+	setargv0(argv[0]);
+	stats[0] = ST_MIN;
+	nstats = 1;
+	while ((c = getopt(argc, argv, "k:s:x:")) != -1) {
+		switch (c) {
+		case 'k':
+			key = optarg;
+			keylen = strlen(key);
+			if (strcmp(key, "stat") == 0 || strcmp(key, "n") == 0) {
+				warnmsg("key \"%s\" clashes with minjson's own output keys", key);
+				usage();
+			}
+			break;
+		case 's':
+			parsestats(optarg);
+			break;
+		case 'x':
+			parsexlist(optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	for (i = 0; i < nstats; i++) {
+		need_max |= stats[i] == ST_MAX;
+		need_mean |= stats[i] == ST_MEAN;
+		need_values |= stats[i] >= ST_MEDIAN;
+	}
+	if (argc == 0)
+		nrec = readfile("-", &rec);
+	for (i = 0; i < (size_t)argc; i++)
+		nrec += readfile(argv[i], &rec);
+	if (nrec == 0)
+		die("no records");
+	output();
+	jrecord_free(&rec);
+	return fshut(stdout, "stdout");
+}

@@ -1,0 +1,59 @@
+/*
+ * stats: the statistics of DESIGN.md, kept in one place so that every tool
+ * and a later, tighter budget agree on them.
+ */
+#include <stddef.h>
+
+#include "stats.h"
+
+double
+quantile(const double *sorted, size_t n, double p, size_t *lo, double *frac)
+{
+	double h, t, a, b, diff;
+	size_t i;
+
+	if (p <= 0 || n == 1) {
+		*lo = 0;
+		*frac = 0;
+		return sorted[0];
+	}
+	h = (double)(n - 1) * p;
+	i = (size_t)h;
+	if (p >= 1 || i >= n - 1) {
+		*lo = n - 1;
+		*frac = 0;
+		return sorted[n - 1];
+	}
+	t = h - (double)i;
+	*lo = i;
+	*frac = t;
+	if (t == 0)
+		return sorted[i];
+	/*
+	 * Interpolate from the nearer end, as numpy's _lerp does, so that the
+	 * result matches numpy bit for bit and never leaves [a, b].
+	 */
+	a = sorted[i];
+	b = sorted[i + 1];
+	diff = b - a;
+	if (t >= 0.5)
+		return b - diff * (1 - t);
+	return a + diff * t;
+}
+
+int
+regressed(double base, double head, double budget)
+{
+	/* Inclusive: head exactly at the bound is still within budget. */
+	return head > base * (1 + budget);
+}
+
+const char *
+quartile_opinion(double base_q1, double base_q3, double head_q1, double head_q3)
+{
+	if (head_q1 > base_q3)
+		return "slower";
+	if (head_q3 < base_q1)
+		return "faster";
+	return "tie";
+}

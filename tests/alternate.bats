@@ -1,0 +1,399 @@
+#!/usr/bin/env bats
+# alternate: order of sides, records, load gate, failures, usage.
+
+load common
+
+A=$DATA/alternate
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	# A load file that lets the gate open, unless a test changes it.
+	export PERFGATE_LOADAVG=$BATS_TEST_TMPDIR/loadavg
+	setload 0.10
+}
+
+# Replace the faked load file in one step, so alternate never reads half of it.
+setload() {
+	echo "$1 0.10 0.10 1/100 1" >"$PERFGATE_LOADAVG.tmp"
+	mv "$PERFGATE_LOADAVG.tmp" "$PERFGATE_LOADAVG"
+}
+
+# A marker no other process carries: the argument of a sleep.
+marker() {
+	echo "$((RANDOM + 10000)).$$$RANDOM"
+}
+
+# Fail when a process with the marker still runs.
+no_survivor() {
+	sleep 0.2
+	if pgrep -f "sleep $1" >/dev/null; then
+		pgrep -af "sleep $1" >&2
+		pkill -KILL -f "sleep $1"
+		return 1
+	fi
+}
+
+# k sides named s0..s(k-1), each printing its own metric.
+sides() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		printf 's%d=%s %d\n' "$i" "$A/metric.sh" "$i"
+	done
+}
+
+# The Williams property over the records on stdin: every round a permutation
+# of the k sides, every side in every slot equally often, every ordered pair
+# adjacent equally often (each count $3 times over $2 rounds).
+williams_check() {
+	jq -s -e --argjson k "$1" --argjson rounds "$2" --argjson pos "$3" --argjson adj "$4" '
+		(group_by(.round) | map(sort_by(.slot) | map(.side))) as $rows
+		| ($rows | length) == $rounds
+		and ($rows | all(sort == ([range($k)] | map("s\(.)")) ))
+		and ([$rows[] | to_entries[] | "\(.key)/\(.value)"] | group_by(.)
+			| length == $k * $k and all(length == $pos))
+		and ([$rows[] | . as $r | range(0; $k - 1) | "\($r[.])>\($r[. + 1])"]
+			| group_by(.) | length == $k * ($k - 1) and all(length == $adj))
+		and (map(.slot) | all(. >= 0 and . < $k))'
+}
+
+@test "alternate: two sides alternate AB BA AB with slots" {
+	run -0 --separate-stderr alternate a="$A/metric.sh 1" b="$A/metric.sh 2"
+	[ -z "$stderr" ]
+	[ "$(echo "$output" | jq -r .side | paste -sd '')" = abbaab ]
+	[ "$(echo "$output" | jq -r .slot | paste -sd '')" = 010101 ]
+	[ "$(echo "$output" | jq -r .round | paste -sd '')" = 112233 ]
+	# Each side's metric comes with it.
+	[ "$(echo "$output" | jq -r '"\(.side)\(.t_ns)"' | sort -u | paste -sd ' ')" = "a1 b2" ]
+}
+
+@test "alternate: a record is side, round, slot, load, then the metrics byte for byte" {
+	run -0 --separate-stderr alternate -r 1 x="printf '{\"b_ns\":1.50,\"a\":-0,\"c\":1e-3}\n'"
+	[ "$output" = '{"side":"x","round":1,"slot":0,"load":0.1,"b_ns":1.50,"a":-0,"c":1e-3}' ]
+}
+
+@test "alternate: the load is read from PERFGATE_LOADAVG, else from the system" {
+	setload 0.42
+	run -0 --separate-stderr alternate -r 1 x="$A/metric.sh"
+	[ "$(echo "$output" | jq .load)" = 0.42 ]
+	unset PERFGATE_LOADAVG
+	run -0 --separate-stderr alternate -r 1 x="$A/metric.sh"
+	echo "$output" | jq -e '.load >= 0'
+}
+
+@test "alternate: one side runs once a round" {
+	run -0 --separate-stderr alternate -r 2 only="$A/metric.sh 7"
+	[ "$(echo "$output" | jq -c '[.side, .round, .slot, .t_ns]' | paste -sd ' ')" = '["only",1,0,7] ["only",2,0,7]' ]
+}
+
+@test "alternate: three sides follow a Williams design over six rounds" {
+	mapfile -t s < <(sides 3)
+	run -0 --separate-stderr alternate -r 6 "${s[@]}"
+	echo "$output" | williams_check 3 6 2 2
+}
+
+@test "alternate: four sides follow a Williams design over four rounds" {
+	mapfile -t s < <(sides 4)
+	run -0 --separate-stderr alternate -r 4 "${s[@]}"
+	echo "$output" | williams_check 4 4 1 1
+}
+
+@test "alternate: five sides follow a Williams design over ten rounds, then repeat" {
+	mapfile -t s < <(sides 5)
+	run -0 --separate-stderr alternate -r 20 "${s[@]}"
+	echo "$output" | jq -c 'select(.round <= 10)' | williams_check 5 10 2 2
+	# Round 11 starts the cycle again.
+	[ "$(echo "$output" | jq -c 'select(.round == 1) | .side' | paste -sd '')" = \
+	  "$(echo "$output" | jq -c 'select(.round == 11) | .side' | paste -sd '')" ]
+}
+
+@test "alternate: the thread variables are set to 1" {
+	OMP_NUM_THREADS=8 MKL_NUM_THREADS=4 run -0 --separate-stderr alternate -r 1 e="$A/env.sh"
+	echo "$output" | jq -e '.omp == 1 and .openblas == 1 and .mkl == 1 and .veclib == 1'
+}
+
+@test "alternate: -c pins every side to one CPU" {
+	run -0 --separate-stderr alternate -c 0 -r 1 p="$A/cpus.sh" q="$A/cpus.sh"
+	[ "$(echo "$output" | jq .cpu | paste -sd ' ')" = "0 0" ]
+	[ "$(nproc --all)" -ge 2 ] || skip "one CPU"
+	run -0 --separate-stderr alternate -c 1 -r 1 p="$A/cpus.sh"
+	[ "$(echo "$output" | jq .cpu)" = 1 ]
+}
+
+@test "alternate: -c to a CPU that is not there is exit 2" {
+	run -2 --separate-stderr alternate -c 1000 a="$A/metric.sh"
+	[ "$stderr" = "alternate: -c 1000: cannot pin to that CPU: Invalid argument" ]
+	[ -z "$output" ]
+}
+
+@test "alternate: -o appends to the file" {
+	echo '{"side":"old","round":1}' >runs.jsonl
+	run -0 --separate-stderr alternate -r 2 -o runs.jsonl a="$A/metric.sh" b="$A/metric.sh"
+	[ -z "$output" ]
+	[ "$(wc -l <runs.jsonl)" -eq 5 ]
+	[ "$(head -1 runs.jsonl)" = '{"side":"old","round":1}' ]
+	[ "$(tail -n 4 runs.jsonl | jq -r .side | paste -sd '')" = abba ]
+}
+
+@test "alternate: -o keeps earlier records and the finished runs after a failure" {
+	echo '{"side":"old","round":1}' >runs.jsonl
+	run -2 --separate-stderr alternate -o runs.jsonl a="$A/metric.sh" b="$A/nth.sh n 2"
+	[ "$(head -1 runs.jsonl)" = '{"side":"old","round":1}' ]
+	# Round 1 (a, b), then round 2 runs b first, and b dies.
+	[ "$(tail -n +2 runs.jsonl | jq -c '[.side, .round]' | paste -sd ' ')" = '["a",1] ["b",1]' ]
+	[[ $stderr == *"alternate: side b, round 2: killed by signal 11"* ]]
+}
+
+@test "alternate: each record is written as its run ends, not at the round's end" {
+	run -2 --separate-stderr alternate a="$A/metric.sh 5" b="$A/nth.sh n 1"
+	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"t_ns":5}' ]
+}
+
+@test "alternate: a record reaches the file while the next side runs" {
+	alternate -t 0 -o runs.jsonl a="$A/metric.sh" b="$A/grandchild.sh 3" 3>&- &
+	pid=$!
+	for i in $(seq 50); do
+		[ -s runs.jsonl ] && break
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	wait "$pid" || true
+	[ "$(jq -c '[.side, .round]' runs.jsonl)" = '["a",1]' ]
+}
+
+@test "alternate: a side killed by a signal stops the run, with its stderr's tail" {
+	run -2 --separate-stderr alternate -r 3 seg="$A/nth.sh n 1"
+	[ -z "$output" ]
+	[ "${stderr_lines[0]}" = "nth: dying on call 1" ]
+	[ "${stderr_lines[1]}" = "alternate: side seg, round 1: killed by signal 11 (Segmentation fault)" ]
+	[ "${stderr_lines[2]}" = "alternate: side seg's stderr ended with:" ]
+	[ "${stderr_lines[3]}" = "  nth: dying on call 1" ]
+	[ "${#stderr_lines[@]}" -eq 4 ]
+}
+
+@test "alternate: a long stderr is shown as its last whole lines" {
+	run -2 --separate-stderr alternate a="sh -c 'seq 3000 >&2; exit 1'"
+	tail=$(echo "$stderr" | sed -n '/stderr ended with:$/,$p' | tail -n +2)
+	# Whole lines, the last ones, in order, and no more than the kept tail.
+	[ "$(echo "$tail" | tail -n 1)" = "  3000" ]
+	first=$(echo "$tail" | head -n 1 | tr -d ' ')
+	[ "$(echo "$tail" | tr -d ' ')" = "$(seq "$first" 3000)" ]
+	[ "$first" -gt 2000 ]
+	[ "$(seq "$first" 3000 | wc -c)" -le 2048 ]
+}
+
+@test "alternate: a side that exits non-zero stops the run" {
+	run -2 --separate-stderr alternate a="$A/metric.sh" bad="sh -c 'echo {\\\"t\\\":1}; exit 3'"
+	[ "$(echo "$output" | jq -r .side)" = a ]
+	[ "$stderr" = "alternate: side bad, round 1: exited with status 3" ]
+}
+
+@test "alternate: a command that cannot run stops the run" {
+	run -2 --separate-stderr alternate a=./no-such-bench
+	[[ ${stderr_lines[1]} == "alternate: side a, round 1: exited with status 127" ]]
+	[[ $stderr == *no-such-bench* ]]
+}
+
+@test "alternate: a side without a JSON object of numbers stops the run" {
+	run -2 --separate-stderr alternate a="echo hello"
+	[[ $stderr == "alternate: side a, round 1: "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	run -2 --separate-stderr alternate a="printf '{\"t\":\"x\"}\n'"
+	[[ $stderr == "alternate: side a, round 1: "* ]]
+	run -2 --separate-stderr alternate a="true"
+	[[ $stderr == "alternate: side a, round 1: "* ]]
+	[ -z "$output" ]
+}
+
+@test "alternate: a metric named like alternate's own keys stops the run" {
+	for key in side round slot load; do
+		run -2 --separate-stderr alternate a="printf '{\"t\":1,\"$key\":2}\n'"
+		[ "$stderr" = "alternate: side a, round 1: metric \"$key\" clashes with a key of alternate's own" ]
+		[ -z "$output" ]
+	done
+}
+
+@test "alternate: a side past its timeout is killed with its hanging grandchild" {
+	m=$(marker)
+	run -2 --separate-stderr alternate -t 0.5 a="$A/metric.sh" g="$A/grandchild.sh $m"
+	[ "$stderr" = "alternate: side g, round 1: timed out after 0.5 s" ]
+	[ "$(echo "$output" | jq -r .side)" = a ]
+	no_survivor "$m"
+}
+
+@test "alternate: a side that ignores SIGTERM is killed at the timeout" {
+	m=$(marker)
+	run -2 --separate-stderr alternate -t 0.5 t="$A/noterm.sh $m"
+	[ "$stderr" = "alternate: side t, round 1: timed out after 0.5 s" ]
+	no_survivor "$m"
+}
+
+@test "alternate: SIGTERM to alternate leaves no side behind" {
+	m=$(marker)
+	alternate -t 0 g="$A/grandchild.sh $m" 3>&- &
+	pid=$!
+	for i in $(seq 50); do
+		pgrep -f "sleep $m" >/dev/null && break
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	# Not `run wait`: the job belongs to this shell, not to run's subshell.
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
+	no_survivor "$m"
+}
+
+@test "alternate: the load gate waits for the load to fall, then proceeds" {
+	setload 5.00
+	(sleep 1; setload 0.20) >/dev/null 2>&1 3>&- &
+	run -0 --separate-stderr alternate -l 2 -L 20 -r 2 a="$A/loadseen.sh" b="$A/loadseen.sh"
+	# No side started before the load had fallen.
+	[ "$(echo "$output" | grep -o '"seen":[^,}]*' | sort -u)" = '"seen":0.20' ]
+	[ "$(echo "$output" | wc -l)" -eq 4 ]
+	[ -z "$stderr" ]
+}
+
+@test "alternate: a load gate that stays closed is exit 2 and says so" {
+	setload 3.5
+	run -2 --separate-stderr alternate -l 2 -L 0.6 a="$A/metric.sh"
+	[ -z "$output" ]
+	[ "$stderr" = "alternate: round 1: the load gate stayed closed: load average 3.5 still at or above 2 after 0.6 s" ]
+}
+
+@test "alternate: the load gate is closed at the maximum itself" {
+	setload 2.00
+	run -2 --separate-stderr alternate -l 2 -L 0 a="$A/metric.sh"
+	[[ $stderr == *"gate stayed closed"* ]]
+	setload 1.99
+	run -0 --separate-stderr alternate -l 2 -L 0 a="$A/metric.sh"
+}
+
+@test "alternate: a round that ends above the gate is discarded and run again" {
+	# b raises the load during round 1; the test lowers it again a bit later.
+	(while [ ! -e raised ]; do sleep 0.05; done; sleep 0.6; setload 0.30) >/dev/null 2>&1 3>&- &
+	run -0 --separate-stderr alternate -l 2 -L 20 -r 2 a="$A/metric.sh 1" b="$A/raise.sh raised"
+	[ "$stderr" = "alternate: round 1 discarded: load average 9 at or above 2 after it (retry 1 of 10)" ]
+	# Round 1 is there once, with the same order, and only at a low load.
+	[ "$(echo "$output" | jq -c '[.side, .round, .slot, .load]' | paste -sd ' ')" = \
+	  '["a",1,0,0.3] ["b",1,1,0.3] ["b",2,0,0.3] ["a",2,1,0.3]' ]
+}
+
+@test "alternate: retries used up is exit 2, and the records before stay" {
+	(while [ ! -e raised ]; do sleep 0.05; done; sleep 0.6; setload 0.30) >/dev/null 2>&1 3>&- &
+	run -2 --separate-stderr alternate -l 2 -L 20 -R 0 -r 2 a="$A/metric.sh 1" b="$A/raise.sh raised"
+	[ -z "$output" ]
+	[ "$stderr" = "alternate: round 1: the load gate stayed closed: load average 9 at or above 2 after the round, and all 0 retries are used" ]
+}
+
+@test "alternate: with a gate, a failed round writes none of its records" {
+	run -2 --separate-stderr alternate -l 2 a="$A/metric.sh" b="$A/nth.sh n 2"
+	# Round 1 passed the gate; round 2 ran b first, which died.
+	[ "$(echo "$output" | jq -c '[.side, .round]' | paste -sd ' ')" = '["a",1] ["b",1]' ]
+}
+
+@test "alternate: a bad load file is exit 2" {
+	echo nonsense >"$PERFGATE_LOADAVG"
+	run -2 --separate-stderr alternate a="$A/metric.sh"
+	[ "$stderr" = "alternate: $PERFGATE_LOADAVG:1: expected a load average" ]
+	PERFGATE_LOADAVG=$BATS_TEST_TMPDIR/none run -2 --separate-stderr alternate a="$A/metric.sh"
+	[ "$stderr" = "alternate: $BATS_TEST_TMPDIR/none: No such file or directory" ]
+}
+
+@test "alternate: a progress line on a terminal, erased at the end" {
+	run -0 script -qec "alternate -r 2 a='$A/metric.sh' b='$A/metric.sh' 2>&1 >/dev/null" /dev/null
+	[[ $output == *"alternate: round 2/2, side a (2/2)"*"s elapsed, about"*"s left"* ]]
+	# The last thing written erases the line.
+	[[ $output == *$'\r\033[K' ]]
+}
+
+@test "alternate: a reader that stops early stops alternate (SIGPIPE)" {
+	run -141 --separate-stderr bash -c 'alternate -r 50 a="$1 n 0" | head -n 1; exit "${PIPESTATUS[0]}"' sh "$A/nth.sh"
+	[ "$(echo "$output" | jq -c '[.side, .round]')" = '["a",1]' ]
+	[ -z "$stderr" ]
+	# It stopped at the first record it could not write, not after 50 rounds.
+	[ "$(cat n)" -lt 50 ]
+}
+
+@test "alternate: usage errors are exit 2" {
+	run -2 --separate-stderr alternate
+	[ "$stderr" = "usage: alternate [-c cpu] [-l maxload] [-L wait] [-o file] [-r rounds] [-R retries] [-t timeout] name=command ..." ]
+	run -2 --separate-stderr alternate -x a=true
+	[ "${stderr_lines[1]}" = "usage: alternate [-c cpu] [-l maxload] [-L wait] [-o file] [-r rounds] [-R retries] [-t timeout] name=command ..." ]
+	run -2 --separate-stderr alternate -r
+	[[ ${stderr_lines[1]} == usage:* ]]
+	[ -z "$output" ]
+}
+
+@test "alternate: bad numbers are exit 2" {
+	run -2 --separate-stderr alternate -r 0 a=true
+	[ "$stderr" = "alternate: -r 0: out of range" ]
+	run -2 --separate-stderr alternate -r 2x a=true
+	[ "$stderr" = "alternate: -r 2x: not a whole number" ]
+	run -2 --separate-stderr alternate -R -1 a=true
+	[ "$stderr" = "alternate: -R -1: out of range" ]
+	run -2 --separate-stderr alternate -t -1 a=true
+	[ "$stderr" = "alternate: -t -1: out of range" ]
+	run -2 --separate-stderr alternate -t nan a=true
+	[ "$stderr" = "alternate: -t nan: not a number" ]
+	run -2 --separate-stderr alternate -l 0 a=true
+	[ "$stderr" = "alternate: -l 0: out of range" ]
+	run -2 --separate-stderr alternate -L x a=true
+	[ "$stderr" = "alternate: -L x: not a number" ]
+	run -2 --separate-stderr alternate -c -1 a=true
+	[ "$stderr" = "alternate: -c -1: out of range" ]
+}
+
+@test "alternate: bad sides are exit 2" {
+	run -2 --separate-stderr alternate ./bench
+	[ "$stderr" = "alternate: ./bench: a side is name=command" ]
+	run -2 --separate-stderr alternate a=true a=false
+	[ "$stderr" = "alternate: duplicate side name a" ]
+	run -2 --separate-stderr alternate =true
+	[ "$stderr" = "alternate: =true: empty side name" ]
+	run -2 --separate-stderr alternate a=
+	[ "$stderr" = "alternate: a=: empty command" ]
+	run -2 --separate-stderr alternate 'a"b=true'
+	[ "$stderr" = "alternate: a\"b=true: a side name holds only letters, digits and ._+-" ]
+	# Options end at the first side.
+	run -2 --separate-stderr alternate a=true -r 2
+	[ "$stderr" = "alternate: -r: a side is name=command" ]
+	[ -z "$output" ]
+}
+
+@test "alternate: an output that cannot be written is exit 2" {
+	run -2 --separate-stderr alternate -o "$BATS_TEST_TMPDIR/no/such/dir" a="$A/metric.sh"
+	[ "$stderr" = "alternate: $BATS_TEST_TMPDIR/no/such/dir: No such file or directory" ]
+	run -2 --separate-stderr sh -c 'alternate a="$1" >/dev/full' sh "$A/metric.sh"
+	[ "$stderr" = "alternate: write <stdout>: No space left on device" ]
+}
+
+@test "alternate: every EXAMPLES line of the man page runs" {
+	for d in base head a b c; do
+		mkdir -p "$d"
+		printf '#!/bin/sh\necho "{\\"t_ns\\":%d}"\n' "${#d}" >"$d/bench"
+		chmod +x "$d/bench"
+	done
+	printf '#!/bin/sh\n: old\n' >old
+	printf '#!/bin/sh\n: new\n' >new
+	chmod +x old new
+	mapfile -t ex < <(sed -n '/^\.Sh EXAMPLES/,/^\.Sh /s/^\.Dl //p' "$TOP/man/alternate.1")
+	[ "${#ex[@]}" -eq 4 ]
+
+	run -0 --separate-stderr sh -c "${ex[0]}"
+	[ -z "$stderr" ]
+	[ "$(jq -r .side runs.jsonl | paste -sd ' ')" = "base head head base base head" ]
+
+	run -0 --separate-stderr sh -c "${ex[1]}"
+	[ -z "$stderr" ]
+	[ "$(wc -l <runs.jsonl)" -eq 24 ]
+	tail -n 18 runs.jsonl | jq -c '.side |= {a: "s0", b: "s1", c: "s2"}[.]' | williams_check 3 6 2 2
+
+	run -0 --separate-stderr sh -c "${ex[2]}"
+	[ -z "$stderr" ]
+	[ "$(echo "$output" | jq -c '[.side, .n, .t_ns]' | paste -sd ' ')" = '["base",5,4] ["head",5,4]' ]
+
+	run -0 --separate-stderr sh -c "${ex[3]}"
+	[ -z "$stderr" ]
+	[ "$(echo "$output" | jq -r .side | paste -sd ' ')" = "old new" ]
+	echo "$output" | jq -e 'select(.side == "new") | .wall_ns > 0 and .n == 3'
+}

@@ -1,0 +1,409 @@
+#!/usr/bin/env bats
+# cmpbudget: the verdict of two sides' statistics against a budget file.
+load common
+
+D=$DATA/cmpbudget
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# One metric, budget 0.25, base 8.0: the rows of the issue's worked example.
+row() {
+	printf '[budget]\nx_ns = 0.25\n' >b.toml
+	printf '{"side":"base","stat":"min","n":3,"x_ns":8.0}\n{"side":"head","stat":"min","n":3,"x_ns":%s}\n' "$1" >in.jsonl
+	run -"$2" --separate-stderr cmpbudget -b b.toml in.jsonl
+	[ "$(echo "${lines[0]}" | jq -r .verdict)" = "$3" ]
+	[[ "${lines[0]}" == *"\"base\":8.0,\"head\":$1,"* ]]
+}
+
+# A budget file with one line (and what precedes it) must fail with this message.
+badbudget() {
+	printf '%b' "$1" >b.toml
+	run -2 --separate-stderr cmpbudget -b b.toml "$D/worked.jsonl"
+	[ "$stderr" = "cmpbudget: b.toml:$2" ]
+	[ "$(echo "$output" | jq -r .error)" = "b.toml:$2" ]
+}
+
+# Input that must fail with exactly this message, the summary record still written.
+badinput() {
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" "$1"
+	[ "$stderr" = "cmpbudget: $2" ]
+	[ "$output" = "$(printf '{"verdict":"error","regressed":[],"metrics":4,"error":"%s"}' "$(printf '%s' "$2" | sed 's/"/\\"/g')")" ]
+}
+
+@test "cmpbudget worked example 8.0 -> 9.6 at 0.25 is ok" {
+	row 9.6 0 ok
+}
+
+@test "cmpbudget worked example 8.0 -> 16.0 at 0.25 regressed" {
+	row 16.0 1 regressed
+}
+
+@test "cmpbudget worked example 8.0 -> 10.0 at 0.25 is ok: the bound is inclusive" {
+	row 10.0 0 ok
+	[ "$(echo "${lines[0]}" | jq -r .delta)" = 0.25 ]
+}
+
+@test "cmpbudget worked example 8.0 -> 10.01 at 0.25 regressed" {
+	row 10.01 1 regressed
+}
+
+@test "cmpbudget worked example: all four rows, in the budget file's order, summary last" {
+	run -1 --separate-stderr cmpbudget -b "$D/budget.toml" "$D/worked.jsonl"
+	[ "$output" = "$(cat "$D/worked.out")" ]
+	[ "${lines[4]}" = '{"verdict":"regressed","regressed":["b_ns","d_ns"],"metrics":4}' ]
+}
+
+@test "cmpbudget passes base and head through byte for byte and prints delta exactly" {
+	printf '[budget]\nx_ns = 0.5\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":1.50e2}\n{"side":"head","stat":"min","x_ns":0.0000151E7}\n' >in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml in.jsonl
+	[ "${lines[0]}" = '{"metric":"x_ns","base":1.50e2,"head":0.0000151E7,"delta":0.006666666666666599,"budget":0.5,"verdict":"ok","quartiles":null}' ]
+	[ "${lines[1]}" = '{"verdict":"ok","regressed":[],"metrics":1}' ]
+}
+
+@test "cmpbudget exits 0 when nothing regressed" {
+	printf '[budget]\nb_ns = 1\nd_ns = 0.3\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml "$D/worked.jsonl"
+	[ "${lines[2]}" = '{"verdict":"ok","regressed":[],"metrics":2}' ]
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "cmpbudget quartiles: slower, faster, tie; stdout, table and markdown match the golden files" {
+	run -1 --separate-stderr cmpbudget -b "$D/quart.toml" -m out.md "$D/quart.jsonl"
+	[ "$output" = "$(cat "$D/quart.out")" ]
+	[ "$stderr" = "$(cat "$D/quart.err")" ]
+	cmp out.md "$D/quart.md"
+	[ ! -e out.md.tmp ]
+}
+
+@test "cmpbudget table right-aligns numbers under their headers" {
+	run -1 --separate-stderr cmpbudget -b "$D/quart.toml" "$D/quart.jsonl"
+	[ "${stderr_lines[0]}" = 'metric   base  head    Δ %  budget %  verdict    quartiles' ]
+	[ "${stderr_lines[2]}" = 'fast_ns   100    80  -20.0        10  ok         faster' ]
+}
+
+@test "cmpbudget quartiles that touch are a tie: the opinion needs a gap" {
+	printf '[budget]\nup_ns = 1\ndown_ns = 1\n' >b.toml
+	{ echo '{"side":"base","stat":"min","up_ns":10,"down_ns":10}'
+	  echo '{"side":"base","stat":"q1","up_ns":11,"down_ns":11}'
+	  echo '{"side":"base","stat":"q3","up_ns":12,"down_ns":12}'
+	  echo '{"side":"head","stat":"min","up_ns":12,"down_ns":9}'
+	  echo '{"side":"head","stat":"q1","up_ns":12,"down_ns":10}'
+	  echo '{"side":"head","stat":"q3","up_ns":13,"down_ns":11}'; } >in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml in.jsonl
+	[ "$(echo "$output" | jq -r 'select(.metric) | .quartiles' | tr '\n' ' ')" = 'tie tie ' ]
+	sed -i 's/"up_ns":12,"down_ns":10/"up_ns":12.5,"down_ns":10/; s/"up_ns":13,"down_ns":11/"up_ns":13,"down_ns":10.5/' in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml in.jsonl
+	[ "$(echo "$output" | jq -r 'select(.metric) | .quartiles' | tr '\n' ' ')" = 'slower faster ' ]
+}
+
+@test "cmpbudget quartiles are null when a side lacks q3" {
+	grep -v '"head","stat":"q3"' "$D/quart.jsonl" >in.jsonl
+	run -1 --separate-stderr cmpbudget -b "$D/quart.toml" in.jsonl
+	[ "$(echo "$output" | jq -r 'select(.metric) | .quartiles' | sort -u)" = null ]
+	[ "${stderr_lines[1]}" = 'slow_ns   100   120  +20.0        10  regressed  -' ]
+}
+
+@test "cmpbudget does not judge a metric that the budget does not name" {
+	run -1 --separate-stderr cmpbudget -b "$D/quart.toml" "$D/quart.jsonl"
+	[[ "$output" != *extra_kb* ]]
+	[[ "$stderr" != *extra_kb* ]]
+}
+
+@test "cmpbudget -b defaults to budget.toml in the current directory" {
+	cp "$D/quart.toml" budget.toml
+	run -1 --separate-stderr cmpbudget "$D/quart.jsonl"
+	[ "$output" = "$(cat "$D/quart.out")" ]
+	rm budget.toml
+	run -2 --separate-stderr cmpbudget "$D/quart.jsonl"
+	[ "$stderr" = "cmpbudget: budget.toml: No such file or directory" ]
+	[ "$output" = '{"verdict":"error","regressed":[],"metrics":0,"error":"budget.toml: No such file or directory"}' ]
+}
+
+@test "cmpbudget -k -B -H -s compare other sides on another statistic" {
+	run -0 --separate-stderr cmpbudget -b "$D/alt.toml" -k build -B old -H new -s median "$D/alt.jsonl"
+	[ "${lines[0]}" = '{"metric":"parse_ns","base":60,"head":61,"delta":0.016666666666666607,"budget":0.05,"verdict":"ok","quartiles":null}' ]
+	run -1 --separate-stderr cmpbudget -b "$D/alt.toml" -k build -B old -H new "$D/alt.jsonl"
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.verdict]')" = '[50,70,"regressed"]' ]
+}
+
+@test "cmpbudget -B and -H swap the roles of the sides" {
+	run -1 --separate-stderr cmpbudget -b "$D/quart.toml" -B head -H base "$D/quart.jsonl"
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.verdict,.quartiles]')" = '[120,100,"ok","faster"]' ]
+	[ "${lines[3]}" = '{"verdict":"regressed","regressed":["fast_ns"],"metrics":3}' ]
+}
+
+@test "cmpbudget -s q1 compares the first quartiles" {
+	run -1 --separate-stderr cmpbudget -b "$D/quart.toml" -s q1 "$D/quart.jsonl"
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.quartiles]')" = '[105,125,"slower"]' ]
+}
+
+@test "cmpbudget -k naming a member that records lack is exit 2" {
+	run -2 --separate-stderr cmpbudget -b "$D/quart.toml" -k build "$D/quart.jsonl"
+	[ "$stderr" = "cmpbudget: $D/quart.jsonl:1: no string \"build\": not a record of minjson" ]
+}
+
+@test "cmpbudget reads standard input, '-', and sides split over several files" {
+	run -1 --separate-stderr sh -c 'cmpbudget -b "$1" <"$2"' sh "$D/quart.toml" "$D/quart.jsonl"
+	[ "$output" = "$(cat "$D/quart.out")" ]
+	grep '"base"' "$D/quart.jsonl" >base.jsonl
+	grep '"head"' "$D/quart.jsonl" >head.jsonl
+	run -1 --separate-stderr sh -c 'cmpbudget -b "$1" base.jsonl - <head.jsonl' sh "$D/quart.toml"
+	[ "$output" = "$(cat "$D/quart.out")" ]
+}
+
+@test "cmpbudget -m on an error writes the reason as the verdict line" {
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" -m out.md "$D/quart.jsonl"
+	[ "$(sed -n 1p out.md)" = '**cmpbudget: error**: a_ns: missing on side "base"' ]
+	[ "$(sed -n 5p out.md)" = '| a_ns | - | - | - | 25 | **error** | - |' ]
+}
+
+@test "cmpbudget -m on an ok run writes a headline and the table" {
+	printf '[budget]\nb_ns = 1\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml -m out.md "$D/worked.jsonl"
+	[ "$(sed -n 1p out.md)" = '**cmpbudget: ok**: 1 metric within budget' ]
+	[ "$(sed -n 5p out.md)" = '| b_ns | 8.0 | 16.0 | +100.0 | 100 | ok | - |' ]
+}
+
+@test "cmpbudget -m into a directory that does not exist is exit 2, summary says error" {
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" -m nodir/out.md "$D/worked.jsonl"
+	[ "${stderr_lines[-1]}" = 'cmpbudget: nodir/out.md.tmp: No such file or directory' ]
+	[ "$(echo "${lines[-1]}" | jq -r .verdict)" = error ]
+}
+
+@test "cmpbudget a metric missing on one side is exit 2, other metrics still judged" {
+	sed 's/,"d_ns":10.01//' "$D/worked.jsonl" >in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[ "${lines[3]}" = '{"metric":"d_ns","base":8.0,"head":null,"delta":null,"budget":0.25,"verdict":"error","quartiles":null}' ]
+	[ "${lines[4]}" = '{"verdict":"error","regressed":["b_ns"],"metrics":4,"error":"d_ns: missing on side \"head\""}' ]
+	[ "${stderr_lines[-1]}" = 'cmpbudget: d_ns: missing on side "head"' ]
+}
+
+@test "cmpbudget a metric that is not a number is exit 2" {
+	sed 's/"d_ns":10.01/"d_ns":"fast"/' "$D/worked.jsonl" >in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[ "${stderr_lines[-1]}" = 'cmpbudget: d_ns: not a number on side "head"' ]
+}
+
+@test "cmpbudget a missing side is exit 2" {
+	grep '"base"' "$D/worked.jsonl" >in.jsonl
+	badinput in.jsonl 'no record of side "head" with stat "min"'
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" -s median "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: no record of side "base" with stat "median"' ]
+}
+
+@test "cmpbudget base 0 and base -0 are exit 2: no ratio" {
+	sed 's/"a_ns":8.0/"a_ns":0/' "$D/worked.jsonl" >in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[ "${lines[0]}" = '{"metric":"a_ns","base":0,"head":9.6,"delta":null,"budget":0.25,"verdict":"error","quartiles":null}' ]
+	[ "${stderr_lines[-1]}" = 'cmpbudget: a_ns: base 0 is not above 0: no ratio' ]
+	sed 's/"a_ns":8.0/"a_ns":-0/' "$D/worked.jsonl" >in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[ "${stderr_lines[-1]}" = 'cmpbudget: a_ns: base -0 is not above 0: no ratio' ]
+}
+
+@test "cmpbudget head -0 is zero time: ok, delta -1; a negative head is exit 2" {
+	sed 's/"a_ns":9.6/"a_ns":-0/' "$D/worked.jsonl" >in.jsonl
+	run -1 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[ "${lines[0]}" = '{"metric":"a_ns","base":8.0,"head":-0,"delta":-1,"budget":0.25,"verdict":"ok","quartiles":null}' ]
+	sed 's/"a_ns":9.6/"a_ns":-1/' "$D/worked.jsonl" >in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[ "${stderr_lines[-1]}" = 'cmpbudget: a_ns: head -1 is below 0' ]
+}
+
+@test "cmpbudget a second record for the same side and stat is exit 2" {
+	cat "$D/worked.jsonl" "$D/worked.jsonl" >in.jsonl
+	badinput in.jsonl 'in.jsonl:3: second record for side "base", stat "min" (first at in.jsonl:1)'
+}
+
+@test "cmpbudget a record without stat is exit 2" {
+	echo '{"side":"base","round":1,"a_ns":8}' >in.jsonl
+	badinput in.jsonl 'in.jsonl:1: no string "stat": not a record of minjson'
+}
+
+@test "cmpbudget empty input is exit 2" {
+	: >in.jsonl
+	badinput in.jsonl 'in.jsonl: no records to compare'
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" </dev/null
+	[ "$stderr" = 'cmpbudget: <stdin>: no records to compare' ]
+}
+
+@test "cmpbudget a truncated last line is exit 2 with its line number" {
+	cat "$D/worked.jsonl" >in.jsonl
+	printf '{"side":"head","stat":"q1","a_ns":9' >>in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[[ "$stderr" == "cmpbudget: in.jsonl:3: "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[ "$(echo "$output" | jq -r .verdict)" = error ]
+}
+
+@test "cmpbudget CRLF line ends are read as LF ones" {
+	sed 's/$/\r/' "$D/worked.jsonl" >in.jsonl
+	run -1 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[ "$output" = "$(cat "$D/worked.out")" ]
+}
+
+@test "cmpbudget a 1 MB record is read; a 1 MB line of garbage is exit 2" {
+	pad=$(head -c 1048576 /dev/zero | tr '\0' x)
+	{ printf '{"side":"base","stat":"min","note":"%s","a_ns":8.0,"b_ns":8.0,"c_ns":8.0,"d_ns":8.0}\n' "$pad"
+	  sed -n 2p "$D/worked.jsonl"; } >in.jsonl
+	run -1 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[ "$output" = "$(cat "$D/worked.out")" ]
+	{ cat "$D/worked.jsonl"; printf '%s\n' "$pad"; } >in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[[ "$stderr" == "cmpbudget: in.jsonl:3: "* ]]
+	[ "${#stderr}" -lt 200 ]
+}
+
+@test "cmpbudget deep nesting is exit 2" {
+	python3 -c 'print("{\"side\":\"base\",\"stat\":\"min\",\"a\":" + "[" * 100000 + "]" * 100000 + "}")' >in.jsonl
+	badinput in.jsonl 'in.jsonl:1: nesting deeper than 512'
+}
+
+@test "cmpbudget duplicate keys in a record are exit 2" {
+	echo '{"side":"base","stat":"min","a_ns":8,"a_ns":9}' >in.jsonl
+	badinput in.jsonl 'in.jsonl:1: duplicate key "a_ns"'
+}
+
+@test "cmpbudget NaN and Infinity are exit 2" {
+	echo '{"side":"base","stat":"min","a_ns":NaN}' >in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[[ "$stderr" == "cmpbudget: in.jsonl:1: "* ]]
+	echo '{"side":"base","stat":"min","a_ns":-Infinity}' >in.jsonl
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" in.jsonl
+	[[ "$stderr" == "cmpbudget: in.jsonl:1: "* ]]
+	[ "$(echo "$output" | jq -r .verdict)" = error ]
+}
+
+@test "cmpbudget 1e400 is exit 2: out of double range" {
+	echo '{"side":"base","stat":"min","a_ns":1e400}' >in.jsonl
+	badinput in.jsonl 'in.jsonl:1: number out of range'
+}
+
+@test "cmpbudget non-UTF-8 bytes are exit 2" {
+	printf '{"side":"base\377","stat":"min"}\n' >in.jsonl
+	badinput in.jsonl 'in.jsonl:1: invalid UTF-8 in string'
+}
+
+@test "cmpbudget an input file that cannot be opened is exit 2" {
+	badinput nothere.jsonl 'nothere.jsonl: No such file or directory'
+}
+
+@test "cmpbudget budget file: a key given twice" {
+	badbudget '[budget]\na_ns = 0.25\n\na_ns = 0.3\n' '4: duplicate key a_ns (first on line 2)'
+}
+
+@test "cmpbudget budget file: a section given twice" {
+	badbudget '[budget]\na_ns = 0.25\n[budget]\n' '3: duplicate section [budget] (first on line 1)'
+}
+
+@test "cmpbudget budget file: budgets of 0, below 0, not a number, out of range" {
+	badbudget '[budget]\na_ns = 0\n' '2: budget of a_ns must be above 0'
+	badbudget '[budget]\na_ns = -0.1\n' '2: budget of a_ns must be above 0'
+	badbudget '[budget]\na_ns = "0.25"\n' '2: budget of a_ns is not a number'
+	badbudget '[budget]\na_ns = 1e400\n' '2: budget of a_ns is out of range'
+	badbudget '[budget]\na_ns = nan\n' '2: expected a number or a "string"'
+	badbudget '[budget]\na_ns = 0x10\n' '2: expected a number or a "string"'
+	badbudget '[budget]\na_ns = .5\n' '2: expected a number or a "string"'
+}
+
+@test "cmpbudget budget file: an empty or missing [budget]" {
+	badbudget '# only runs\nruns = 3\n[budget]\n# nothing\n' '3: [budget] names no metric'
+	printf 'runs = 3\n' >b.toml
+	run -2 --separate-stderr cmpbudget -b b.toml "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: b.toml: no [budget] section' ]
+}
+
+@test "cmpbudget budget file: bad syntax, with its line number" {
+	badbudget '[budget]\na_ns 0.25\n' "2: expected '=' after the key"
+	badbudget '[budget\n' "1: expected ']' after the section name"
+	badbudget '[]\n' "1: expected a section name after '['"
+	badbudget '[budget] x\n' "1: unexpected text after ']'"
+	badbudget '[budget]\na_ns = 0.25 0.3\n' '2: unexpected text after the value'
+	badbudget '[budget]\na_ns =\n' "2: expected a value after '='"
+	badbudget '[budget]\n"a_ns" = 1\n' "2: expected 'key = value', a [section] or a comment"
+	badbudget 'name = "open\n[budget]\n' '1: unterminated string'
+	badbudget 'name = "a\\q"\n' '1: unknown escape in string'
+	badbudget '# \377\n' '1: invalid UTF-8'
+}
+
+@test "cmpbudget budget file: runs must be a whole number from 1" {
+	badbudget 'runs = 2.5\n[budget]\na_ns = 1\n' '1: runs must be a whole number from 1 to 1000000'
+	badbudget 'runs = 0\n[budget]\na_ns = 1\n' '1: runs must be a whole number from 1 to 1000000'
+}
+
+@test "cmpbudget budget file: comments, CRLF, strings and other sections are accepted" {
+	printf '# top\r\nruns = 3 # rounds\r\nname = "a # not a comment \\" \\u00e9"\r\n\r\n[gate]\r\ncc = "gcc"\r\n[budget]   # here\r\n  a_ns=0.25\t# worked\r\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml "$D/worked.jsonl"
+	[ "${lines[1]}" = '{"verdict":"ok","regressed":[],"metrics":1}' ]
+}
+
+@test "cmpbudget usage errors are exit 2 with the usage line" {
+	usage='usage: cmpbudget [-b budget] [-B base] [-H head] [-k key] [-m markdown] [-s stat] [file ...]'
+	run -2 --separate-stderr cmpbudget -x
+	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
+	[ "${stderr_lines[1]}" = "$usage" ]
+	[ -z "$output" ]
+	run -2 --separate-stderr cmpbudget -b
+	[ "${stderr_lines[0]}" = 'cmpbudget: option -b needs an argument' ]
+	run -2 --separate-stderr cmpbudget -k '' "$D/worked.jsonl"
+	[ "${stderr_lines[1]}" = "$usage" ]
+	run -2 --separate-stderr cmpbudget -B same -H same "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -B and -H name the same side "same"' ]
+}
+
+@test "cmpbudget a full stdout is exit 2" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -2 --separate-stderr sh -c 'cmpbudget -b "$1" "$2" >/dev/full' sh "$D/budget.toml" "$D/worked.jsonl"
+	[ "${stderr_lines[-1]}" = 'cmpbudget: write stdout: No space left on device' ]
+}
+
+@test "cmpbudget -m to a device writes it in place and leaves the device alone" {
+	mkfifo md.fifo
+	cat md.fifo >md.copy &
+	run -1 --separate-stderr cmpbudget -b "$D/budget.toml" -m md.fifo "$D/worked.jsonl"
+	wait
+	[ -p md.fifo ]
+	grep -q '^| metric |' md.copy
+	run -2 --separate-stderr cmpbudget -b "$D/budget.toml" -m /dev/full "$D/worked.jsonl"
+	[ "${stderr_lines[-1]}" = 'cmpbudget: write /dev/full: No space left on device' ]
+	[ -c /dev/full ]
+}
+
+# The man page's EXAMPLES, each run as written.
+@test "cmpbudget man EXAMPLES: minjson -s min,q1,q3 runs.jsonl | cmpbudget" {
+	cp "$D/quart.toml" budget.toml
+	cp "$D/runs.jsonl" runs.jsonl
+	run -1 --separate-stderr sh -c 'minjson -s min,q1,q3 runs.jsonl | cmpbudget'
+	[ "$output" = "$(cat "$D/quart.out")" ]
+}
+
+@test "cmpbudget man EXAMPLES: cmpbudget -m verdict.md stats.jsonl > verdict.jsonl" {
+	cp "$D/quart.toml" budget.toml
+	cp "$D/quart.jsonl" stats.jsonl
+	run -1 --separate-stderr sh -c 'cmpbudget -m verdict.md stats.jsonl > verdict.jsonl'
+	cmp verdict.jsonl "$D/quart.out"
+	cmp verdict.md "$D/quart.md"
+}
+
+@test "cmpbudget man EXAMPLES: jq -r '.regressed[]?' verdict.jsonl" {
+	cp "$D/worked.out" verdict.jsonl
+	run -0 jq -r '.regressed[]?' verdict.jsonl
+	[ "$output" = "$(printf 'b_ns\nd_ns')" ]
+}
+
+@test "cmpbudget man EXAMPLES: cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl" {
+	cp "$D/alt.toml" "$D/alt.jsonl" .
+	run -0 --separate-stderr cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl
+	[ "${lines[2]}" = '{"verdict":"ok","regressed":[],"metrics":2}' ]
+}
+
+@test "cmpbudget man EXAMPLES are the ones tested here" {
+	[ "$(grep -A1000 '^\.Sh EXAMPLES' "$TOP/man/cmpbudget.1" | grep '^\.Dl' | sed 's/^\.Dl //')" = "$(printf '%s\n' \
+		'minjson -s min,q1,q3 runs.jsonl | cmpbudget' \
+		'cmpbudget -m verdict.md stats.jsonl > verdict.jsonl' \
+		"jq -r '.regressed[]?' verdict.jsonl" \
+		'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl')" ]
+}
