@@ -370,8 +370,9 @@ main(int argc, char *argv[])
 	int c;
 
 	setargv0(argv[0]);
+	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */
-	while ((c = getopt(argc, argv, "+c:l:L:o:r:R:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:c:l:L:o:r:R:t:")) != -1) {
 		switch (c) {
 		case 'c':
 			if ((err = parse_long(optarg, 0, CPU_SETSIZE - 1, &cpu)) != NULL)
@@ -403,6 +404,7 @@ main(int argc, char *argv[])
 				die("-t %s: %s", optarg, err);
 			break;
 		default:
+			optionerror(c);
 			usage();
 		}
 	}

@@ -185,8 +185,9 @@ main(int argc, char *argv[])
 
 	setargv0(argv[0]);
 	opts.timeout_s = DEFAULT_TIMEOUT_S;
+	opterr = 0;
 	/* '+': options end at the command, whose own options are its own. */
-	while ((c = getopt(argc, argv, "+ain:t:w:")) != -1) {
+	while ((c = getopt(argc, argv, "+:ain:t:w:")) != -1) {
 		switch (c) {
 		case 'a':
 			all = 1;
@@ -207,6 +208,7 @@ main(int argc, char *argv[])
 				die("-w %s: %s (0 to 1000000)", optarg, why);
 			break;
 		default:
+			optionerror(c);
 			usage();
 		}
 	}

@@ -837,7 +837,6 @@ main(int argc, char *argv[])
 	int c, j, nreg = 0, ok, status;
 
 	setargv0(argv[0]);
-	/* Our own messages, so that they start with the tool's name and not its path. */
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":B:b:H:k:m:s:")) != -1) {
 		switch (c) {
@@ -859,12 +858,8 @@ main(int argc, char *argv[])
 		case 's':
 			statname[ST_MAIN] = optarg;
 			break;
-		case ':':
-			warnmsg("option -%c needs an argument", optopt);
-			usage();
-			break;
 		default:
-			warnmsg("unknown option -%c", optopt);
+			optionerror(c);
 			usage();
 		}
 	}

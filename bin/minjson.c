@@ -689,7 +689,8 @@ main(int argc, char *argv[])
 	setargv0(argv[0]);
 	stats[0] = ST_MIN;
 	nstats = 1;
-	while ((c = getopt(argc, argv, "k:s:x:")) != -1) {
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":k:s:x:")) != -1) {
 		switch (c) {
 		case 'k':
 			key = optarg;
@@ -706,6 +707,7 @@ main(int argc, char *argv[])
 			parsexlist(optarg);
 			break;
 		default:
+			optionerror(c);
 			usage();
 		}
 	}

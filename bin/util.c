@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -55,6 +56,15 @@ die(const char *fmt, ...)
 	vwarnmsg(fmt, ap);
 	va_end(ap);
 	exit(2);
+}
+
+void
+optionerror(int c)
+{
+	if (c == ':')
+		warnmsg("option -%c needs an argument", optopt);
+	else
+		warnmsg("unknown option -%c", optopt);
 }
 
 void *

@@ -21,6 +21,13 @@ void warnmsg(const char *fmt, ...);
 /* warnmsg, then exit 2: for usage, input and system errors in main. */
 _Noreturn void die(const char *fmt, ...);
 
+/*
+ * Say what was wrong with an option getopt(3) refused, in the tool's own
+ * voice: c is getopt's ':' or '?', with opterr = 0 and an optstring that
+ * starts with ':' (after any '+').
+ */
+void optionerror(int c);
+
 /* Allocation that cannot fail: out of memory is exit 2. */
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);

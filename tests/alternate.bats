@@ -397,3 +397,12 @@ williams_check() {
 	[ "$(echo "$output" | jq -r .side | paste -sd ' ')" = "old new" ]
 	echo "$output" | jq -e 'select(.side == "new") | .wall_ns > 0 and .n == 3'
 }
+
+@test "alternate: a bad option is exit 2 with the tool's own message and the usage line" {
+	run -2 --separate-stderr alternate -Z
+	[ "${stderr_lines[0]}" = "alternate: unknown option -Z" ]
+	[[ "${stderr_lines[1]}" == "usage: alternate "* ]]
+	run -2 --separate-stderr alternate -r
+	[ "${stderr_lines[0]}" = "alternate: option -r needs an argument" ]
+	[ "$output" = "" ]
+}

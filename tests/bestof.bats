@@ -354,3 +354,12 @@ examples=(
 	run -0 bash -c "${examples[4]}"
 	[ "$(jq .runs <<<"$output")" -eq 5 ]
 }
+
+@test "bestof: a bad option is exit 2 with the tool's own message and the usage line" {
+	run -2 --separate-stderr bestof -Z
+	[ "${stderr_lines[0]}" = "bestof: unknown option -Z" ]
+	[[ "${stderr_lines[1]}" == "usage: bestof "* ]]
+	run -2 --separate-stderr bestof -n
+	[ "${stderr_lines[0]}" = "bestof: option -n needs an argument" ]
+	[ "$output" = "" ]
+}

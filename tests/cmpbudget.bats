@@ -407,3 +407,12 @@ badinput() {
 		"jq -r '.regressed[]?' verdict.jsonl" \
 		'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl')" ]
 }
+
+@test "cmpbudget: a bad option is exit 2 with the tool's own message and the usage line" {
+	run -2 --separate-stderr cmpbudget -Z
+	[ "${stderr_lines[0]}" = "cmpbudget: unknown option -Z" ]
+	[[ "${stderr_lines[1]}" == "usage: cmpbudget "* ]]
+	run -2 --separate-stderr cmpbudget -b
+	[ "${stderr_lines[0]}" = "cmpbudget: option -b needs an argument" ]
+	[ "$output" = "" ]
+}

@@ -258,3 +258,12 @@ rejects() {	# rejects INPUT MESSAGE
 	run -0 bash -c "bestof -a -n 5 -- ./bench | minjson -k '' -s median"
 	[ "$(printf '%s\n' "$output" | jq -c '[.stat, .n, .x_ns]')" = '["median",5,7]' ]
 }
+
+@test "minjson: a bad option is exit 2 with the tool's own message and the usage line" {
+	run -2 --separate-stderr minjson -Z
+	[ "${stderr_lines[0]}" = "minjson: unknown option -Z" ]
+	[[ "${stderr_lines[1]}" == "usage: minjson "* ]]
+	run -2 --separate-stderr minjson -k
+	[ "${stderr_lines[0]}" = "minjson: option -k needs an argument" ]
+	[ "$output" = "" ]
+}

@@ -1,0 +1,144 @@
+/*
+ * bench: time the four kata kernels of kata/kernels.h with bench.h.
+ * Prints one JSON object, the last line of stdout:
+ *	{"matmul_ns":…,"sum_ns":…,"rmsnorm_ns":…,"count_below_ns":…}
+ * each the best time of one call in nanoseconds. Effort and clock:
+ * BENCH_REPS, BENCH_MIN_S, BENCH_MAX_S, BENCH_CLOCK, BENCH_VERBOSE (see
+ * bench.h). Exit 0, or 2 on an error (a bad value, an argument, no memory,
+ * stdout not written).
+ *
+ * Build: cc -std=c11 -O2 -Ikata -Ibench bench/bench.c KERNELS.c -lm
+ */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernels.h"
+
+/*
+ * Sizes: each call takes 0.1 microseconds to a millisecond, so a batch is
+ * several calls, a run of all four takes about a third of a second, and a
+ * kernel 1000x slower than the kata's still ends a run in about a second
+ * (matmul 0.7 ms a call at n = 192, against 1.6 ms at 256). Each can be
+ * set at build time, e.g. -DMM_N=256.
+ */
+#ifndef MM_N
+#define MM_N 192		/* 3 x 144 KiB: fits L2 */
+#endif
+#ifndef SUM_N
+#define SUM_N 8192		/* 32 KiB: fits L1 */
+#endif
+#ifndef RMS_ROWS
+#define RMS_ROWS 16
+#endif
+#ifndef RMS_D
+#define RMS_D 1024		/* 64 KiB in, 64 KiB out */
+#endif
+#ifndef CB_N
+#define CB_N (1 << 18)		/* 1 MiB sorted */
+#endif
+#define CB_Q 1024		/* queries, taken in turn */
+
+static struct {
+	float *A, *B, *C;
+	float *sx;
+	float *rx, *rw, *ry;
+	float *cb, cbq[CB_Q];
+	unsigned cbi;
+} in;
+
+/* 64-byte aligned, so data layout is the same in every build. */
+static float *
+alloc(long n)
+{
+	size_t size = (sizeof(float) * (size_t)n + 63) / 64 * 64;
+	float *p = aligned_alloc(64, size);
+
+	if (p == NULL) {
+		fprintf(stderr, "bench: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+/* Fixed inputs, computed from the index: every run times the same work. */
+static void
+setup(void)
+{
+	long i;
+
+	in.A = alloc((long)MM_N * MM_N);
+	in.B = alloc((long)MM_N * MM_N);
+	in.C = alloc((long)MM_N * MM_N);
+	for (i = 0; i < (long)MM_N * MM_N; i++) {
+		in.A[i] = (float)(i % 17 - 8) / 8.0f;
+		in.B[i] = (float)(i % 13 - 6) / 4.0f;
+		in.C[i] = 0.0f;
+	}
+	in.sx = alloc(SUM_N);
+	for (i = 0; i < SUM_N; i++)
+		in.sx[i] = (float)(i % 11 - 5) * 0.25f;
+	in.rx = alloc((long)RMS_ROWS * RMS_D);
+	in.ry = alloc((long)RMS_ROWS * RMS_D);
+	in.rw = alloc(RMS_D);
+	for (i = 0; i < (long)RMS_ROWS * RMS_D; i++) {
+		in.rx[i] = (float)(i % 19 - 9) * 0.125f;
+		in.ry[i] = 0.0f;
+	}
+	for (i = 0; i < RMS_D; i++)
+		in.rw[i] = 1.0f + (float)(i % 7) / 16.0f;
+	in.cb = alloc(CB_N);
+	for (i = 0; i < CB_N; i++)
+		in.cb[i] = (float)i * 0.5f;
+	/* Queries spread over the array by a multiplicative hash of the index. */
+	for (i = 0; i < CB_Q; i++)
+		in.cbq[i] = (float)((unsigned long)i * 2654435761UL % CB_N) * 0.5f + 0.25f;
+}
+
+static void
+run_matmul(void *arg)
+{
+	(void)arg;
+	kata_matmul(in.A, in.B, in.C, MM_N);
+	bench_keep_float(in.C[(long)MM_N * MM_N - 1]);
+}
+
+static void
+run_sum(void *arg)
+{
+	(void)arg;
+	bench_keep_float(kata_sum(in.sx, SUM_N));
+}
+
+static void
+run_rmsnorm(void *arg)
+{
+	(void)arg;
+	kata_rmsnorm(in.rx, in.rw, in.ry, RMS_ROWS, RMS_D, 1e-5f);
+	bench_keep_float(in.ry[RMS_D + 1]);
+}
+
+/* One search a call, t taking each query in turn: no branch learns it. */
+static void
+run_count_below(void *arg)
+{
+	(void)arg;
+	bench_keep_int(kata_count_below(in.cb, CB_N, in.cbq[in.cbi++ % CB_Q]));
+}
+
+int
+main(int argc, char *argv[])
+{
+	bench_init(argv[0]);
+	if (argc > 1) {
+		fprintf(stderr, "usage: bench\n");
+		return 2;
+	}
+	setup();
+	bench_add("matmul_ns", run_matmul, NULL);
+	bench_add("sum_ns", run_sum, NULL);
+	bench_add("rmsnorm_ns", run_rmsnorm, NULL);
+	bench_add("count_below_ns", run_count_below, NULL);
+	return bench_report();
+}

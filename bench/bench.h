@@ -1,0 +1,472 @@
+/*
+ * bench: a best-of timer for in-process C benchmarks, in one header.
+ *
+ *	#include "bench.h"
+ *	static void run_sum(void *arg) { bench_keep_float(sum(x, n)); }
+ *	int main(int argc, char *argv[]) {
+ *		bench_init(argv[0]);
+ *		bench_add("sum_ns", run_sum, NULL);
+ *		return bench_report();
+ *	}
+ *
+ * Each metric is timed best-of: fn is called once to warm up; then the
+ * number of calls a batch needs to last BENCH_MIN_S seconds is found by
+ * growing it (the first batch that lasts that long counts); then more
+ * batches of that many calls, BENCH_REPS in all, and the smallest time per
+ * call is the metric (noise only ever adds time). The clock is read once
+ * per batch, never per call, so a 20 ns call is timed over many calls.
+ *
+ * bench_report takes the batches of all the metrics added in turns, one
+ * batch of each a turn, so that each metric's batches spread over the whole
+ * run: a machine shared with other work has slow spells of a fraction of a
+ * second, and a metric whose batches all fell in one would carry it. It then
+ * prints every metric as one JSON object on the last line of stdout,
+ * {"sum_ns":812.25}, each number in the shortest form that reads back to the
+ * same double.
+ *
+ * The rest of the interface: bench_init(argv0) reads the environment
+ * (optional); bench_time(fn, arg) times one function at once and returns
+ * its ns a call; bench_metric(name, value) adds a metric measured some other
+ * way; bench_keep_float, _double, _int and _ptr store a result where the
+ * compiler cannot prove it dead.
+ *
+ * Effort comes from the environment, so a gate can trade time for precision
+ * without a rebuild:
+ *	BENCH_REPS	batches per metric (default 20, at most 1000000)
+ *	BENCH_MIN_S	seconds a batch lasts at least (default 0.003)
+ *	BENCH_MAX_S	wall-clock seconds a metric may spend before it takes no
+ *			more batches, having at least one (default 4 x
+ *			BENCH_REPS x BENCH_MIN_S). A warm-up call that alone
+ *			lasts longer is the measurement, so a kernel 1000x
+ *			slower than planned costs about one call, not
+ *			BENCH_REPS + 1 of them.
+ *	BENCH_CLOCK	cpu (default): the thread's CPU time, which leaves out
+ *			the time other processes take; wall: the monotonic clock
+ *	BENCH_VERBOSE	1: a line per metric on stderr (batches, calls, time)
+ * A bad value is one line on stderr, "bench: BENCH_REPS=x: not a number",
+ * and exit 2.
+ *
+ * The overhead per call, an empty function through the pointer, is one call
+ * and return: 1.6-1.7 ns on the machine this was built on (Xeon, KVM), where a
+ * loop of direct calls to a function that does nothing costs the same
+ * (bench/timer-vs-gbench.sh measures it). A kernel much faster than that
+ * should be called several times by fn.
+ *
+ * Include this header before any system header, so that it can ask for
+ * clock_gettime; otherwise it falls back to C11's timespec_get on the wall
+ * clock. It needs no library beyond libc.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#if !defined(_POSIX_C_SOURCE) && !defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) && !defined(_DEFAULT_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BENCH_MAX_METRICS 64
+
+/*
+ * The batch loop must stay a real loop of real calls: were fn inlined into
+ * it, the compiler could hoist a call's work out of the loop.
+ */
+#if defined(__GNUC__) && !defined(__TINYC__)
+#define BENCH_NOINLINE_ __attribute__((noinline))
+#else
+#define BENCH_NOINLINE_
+#endif
+
+typedef void (*bench_fn)(void *arg);
+
+/* One metric: what to time, and how far its timing has got. */
+struct bench_metric_ {
+	const char *name;
+	bench_fn fn;		/* NULL: a value given to bench_metric */
+	void *arg;
+	double value;		/* the best ns a call so far */
+	double spent;		/* wall-clock ns spent on it */
+	long iters, batches;
+	int done;
+};
+
+struct bench_state_ {
+	int init, verbose, wall, nmetric;
+	long reps;
+	double min_s, max_s;
+	const char *prog;
+	struct bench_metric_ m[BENCH_MAX_METRICS];
+	/* The sinks: stores here cannot be proved dead. */
+	volatile float sink_float;
+	volatile double sink_double;
+	volatile long sink_long;
+	const void *volatile sink_ptr;
+};
+
+/* The state lives in a function, so that an unused header costs no warning. */
+static inline struct bench_state_ *
+bench_state_(void)
+{
+	static struct bench_state_ s;
+
+	return &s;
+}
+
+/* Results stored here cannot be proved dead: the work that made them stays. */
+static inline void
+bench_keep_float(float v)
+{
+	bench_state_()->sink_float = v;
+}
+
+static inline void
+bench_keep_double(double v)
+{
+	bench_state_()->sink_double = v;
+}
+
+static inline void
+bench_keep_int(long v)
+{
+	bench_state_()->sink_long = v;
+}
+
+static inline void
+bench_keep_ptr(const void *p)
+{
+	bench_state_()->sink_ptr = p;
+}
+
+/* One line on stderr, "prog: what is wrong", and exit 2. */
+static inline _Noreturn void
+bench_die_(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", bench_state_()->prog ? bench_state_()->prog : "bench");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* Wall-clock nanoseconds, on a clock that only moves forward where there is one. */
+static inline double
+bench_now_ns(void)
+{
+	struct timespec ts;
+
+#if defined(CLOCK_MONOTONIC)
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+	timespec_get(&ts, TIME_UTC);
+#endif
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/*
+ * The clock batches are timed on: by default the CPU time of this thread,
+ * which does not count the time the thread waits while another process
+ * runs. On a machine shared with other work a wall-clock batch is often
+ * interrupted, and its minimum drifts up with the load; the CPU time of a
+ * computing kernel does not. BENCH_CLOCK=wall times wall-clock instead.
+ */
+static inline double
+bench_clock_ns_(void)
+{
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+	if (!bench_state_()->wall) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	}
+#endif
+	return bench_now_ns();
+}
+
+/* An environment number in [min, max], or def when the variable is unset. */
+static inline double
+bench_env_(const char *var, double def, double min, double max, int whole)
+{
+	const char *s = getenv(var);
+	char *end;
+	double v;
+
+	if (s == NULL)
+		return def;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || v != v)
+		bench_die_("%s=%s: not a number", var, s);
+	if (errno == ERANGE || !(v >= min && v <= max))
+		bench_die_("%s=%s: out of range", var, s);
+	/* In range, so the cast is defined; no libm needed. */
+	if (whole && v != (double)(long)v)
+		bench_die_("%s=%s: not a whole number", var, s);
+	return v;
+}
+
+/*
+ * Read the effort from the environment; prog names the benchmark in
+ * messages (its basename is used). Calling it is optional: the first
+ * bench_add or bench_time calls it with "bench" if nothing did.
+ */
+static inline void
+bench_init(const char *prog)
+{
+	struct bench_state_ *st = bench_state_();
+	const char *slash, *clock;
+
+	st->prog = "bench";
+	if (prog != NULL && *prog != '\0') {
+		slash = strrchr(prog, '/');
+		st->prog = slash ? slash + 1 : prog;
+	}
+	st->reps = (long)bench_env_("BENCH_REPS", 20, 1, 1e6, 1);
+	st->min_s = bench_env_("BENCH_MIN_S", 0.003, 1e-6, 3600, 0);
+	st->max_s = bench_env_("BENCH_MAX_S", 4 * st->reps * st->min_s, 1e-6, 1e6, 0);
+	st->verbose = (int)bench_env_("BENCH_VERBOSE", 0, 0, 1, 1);
+	clock = getenv("BENCH_CLOCK");
+	if (clock == NULL || strcmp(clock, "cpu") == 0)
+		st->wall = 0;
+	else if (strcmp(clock, "wall") == 0)
+		st->wall = 1;
+	else
+		bench_die_("BENCH_CLOCK=%s: not cpu or wall", clock);
+	if (st->max_s < st->min_s)
+		bench_die_("BENCH_MAX_S=%s is below BENCH_MIN_S=%s", getenv("BENCH_MAX_S"),
+		    getenv("BENCH_MIN_S") ? getenv("BENCH_MIN_S") : "0.003");
+	st->init = 1;
+}
+
+/*
+ * The time of iters calls, the clock read twice. Eight calls a pass leave
+ * the call and its return as the only branches taken.
+ */
+static BENCH_NOINLINE_ double
+bench_batch_(bench_fn fn, void *arg, long iters)
+{
+	double t0 = bench_clock_ns_();
+	long i = 0;
+
+	for (; i + 8 <= iters; i += 8) {
+		fn(arg);
+		fn(arg);
+		fn(arg);
+		fn(arg);
+		fn(arg);
+		fn(arg);
+		fn(arg);
+		fn(arg);
+	}
+	for (; i < iters; i++)
+		fn(arg);
+	return bench_clock_ns_() - t0;
+}
+
+/* One timed batch of m; the wall time it took counts against max_s. */
+static inline void
+bench_step_(struct bench_metric_ *m)
+{
+	struct bench_state_ *st = bench_state_();
+	double w = bench_now_ns(), t = bench_batch_(m->fn, m->arg, m->iters);
+
+	m->spent += bench_now_ns() - w;
+	m->batches++;
+	if (t / m->iters < m->value)
+		m->value = t / m->iters;
+	if (m->batches >= st->reps || m->spent >= st->max_s * 1e9)
+		m->done = 1;
+}
+
+/*
+ * Warm m up and find its batch size: the first batch that lasts min_s is
+ * its first. A warm-up call longer than max_s is the only measurement.
+ */
+static inline void
+bench_calibrate_(struct bench_metric_ *m)
+{
+	struct bench_state_ *st = bench_state_();
+	double w = bench_now_ns(), warm, t, mult, min_ns = st->min_s * 1e9;
+
+	warm = bench_clock_ns_();
+	m->fn(m->arg);
+	warm = bench_clock_ns_() - warm;
+	m->value = HUGE_VAL;
+	if (warm >= st->max_s * 1e9) {
+		m->value = warm;
+		m->iters = m->batches = 1;
+		m->done = 1;
+		m->spent = bench_now_ns() - w;
+		if (st->verbose)
+			fprintf(stderr, "%s: %s: one call took %.3g s, over BENCH_MAX_S: it is the measurement\n",
+			    st->prog, m->name, warm / 1e9);
+		return;
+	}
+	/*
+	 * A first guess from the warm-up call, which ran cold and so guesses
+	 * low; the batches grow from there until one lasts min_s.
+	 */
+	m->iters = warm >= min_ns || warm <= 0 ? 1 : (long)(min_ns / warm);
+	if (m->iters < 1)
+		m->iters = 1;
+	for (;;) {
+		t = bench_batch_(m->fn, m->arg, m->iters);
+		if (t >= min_ns)
+			break;
+		/* Aim 10 % past min_s, growing at most tenfold a step. */
+		mult = t > 0 ? 1.1 * min_ns / t : 10;
+		if (mult > 10)
+			mult = 10;
+		if (mult < 1.1)
+			mult = 1.1;
+		if ((double)m->iters * mult > 1e15)
+			bench_die_("%s: a call takes no measurable time", m->name);
+		m->iters = (long)((double)m->iters * mult) + 1;
+	}
+	m->value = t / m->iters;
+	m->batches = 1;
+	m->spent = bench_now_ns() - w;
+	if (m->batches >= st->reps || m->spent >= st->max_s * 1e9)
+		m->done = 1;
+}
+
+/* Check a metric's name and take a slot for it. */
+static inline struct bench_metric_ *
+bench_slot_(const char *name)
+{
+	struct bench_state_ *st = bench_state_();
+	struct bench_metric_ *m;
+	const char *p;
+
+	if (!st->init)
+		bench_init(NULL);
+	for (p = name; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9')))
+			break;
+	if (*name == '\0' || *p != '\0')
+		bench_die_("metric name '%s': use letters, digits and _", name);
+	if (st->nmetric == BENCH_MAX_METRICS)
+		bench_die_("%s: more than %d metrics", name, BENCH_MAX_METRICS);
+	m = &st->m[st->nmetric++];
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	return m;
+}
+
+/*
+ * Add a metric to time: the best ns per call of fn(arg), measured by
+ * bench_report in turns with the other metrics. The name should carry a
+ * unit (_ns).
+ */
+static inline void
+bench_add(const char *name, bench_fn fn, void *arg)
+{
+	struct bench_metric_ *m = bench_slot_(name);
+
+	m->fn = fn;
+	m->arg = arg;
+}
+
+/* Add a metric whose value is known: bench_report prints it as it is. */
+static inline void
+bench_metric(const char *name, double value)
+{
+	struct bench_metric_ *m = bench_slot_(name);
+
+	if (!isfinite(value))
+		bench_die_("%s: not a finite number", name);
+	m->value = value;
+	m->done = 1;
+}
+
+static inline void
+bench_verbose_(const struct bench_metric_ *m)
+{
+	struct bench_state_ *st = bench_state_();
+
+	if (st->verbose && m->fn != NULL)
+		fprintf(stderr, "%s: %s: %ld batches of %ld calls, best %.6g ns a call, %.3g s in all\n",
+		    st->prog, m->name, m->batches, m->iters, m->value, m->spent / 1e9);
+}
+
+/* Time fn(arg) now, alone: the best ns per call. */
+static inline double
+bench_time(bench_fn fn, void *arg)
+{
+	struct bench_metric_ m;
+
+	if (!bench_state_()->init)
+		bench_init(NULL);
+	memset(&m, 0, sizeof(m));
+	m.name = "bench_time";
+	m.fn = fn;
+	m.arg = arg;
+	bench_calibrate_(&m);
+	while (!m.done)
+		bench_step_(&m);
+	bench_verbose_(&m);
+	return m.value;
+}
+
+/* v in the shortest %g form that strtod reads back to the same double. */
+static inline void
+bench_fmt_(char *buf, double v)
+{
+	int prec;
+
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+}
+
+/*
+ * Time every metric added and not yet timed, in turns, then print every
+ * metric as one JSON object, the last line of stdout. Returns the exit
+ * status for main: 0, or 2 if stdout could not be written.
+ */
+static inline int
+bench_report(void)
+{
+	struct bench_state_ *st = bench_state_();
+	char buf[32];
+	int i, busy;
+
+	for (i = 0; i < st->nmetric; i++)
+		if (!st->m[i].done)
+			bench_calibrate_(&st->m[i]);
+	do {
+		busy = 0;
+		for (i = 0; i < st->nmetric; i++)
+			if (!st->m[i].done) {
+				bench_step_(&st->m[i]);
+				busy = 1;
+			}
+	} while (busy);
+	for (i = 0; i < st->nmetric; i++)
+		bench_verbose_(&st->m[i]);
+	putchar('{');
+	for (i = 0; i < st->nmetric; i++) {
+		bench_fmt_(buf, st->m[i].value);
+		printf("%s\"%s\":%s", i ? "," : "", st->m[i].name, buf);
+	}
+	puts("}");
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: write stdout: %s\n", st->prog ? st->prog : "bench", strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+#endif
