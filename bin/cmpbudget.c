@@ -653,18 +653,28 @@ enum { NCOL = 7 };
 static const char *colname[NCOL] = { "metric", "base", "head", "Δ %", "budget %", "verdict", "quartiles" };
 static const int colright[NCOL] = { 0, 1, 1, 1, 1, 0, 0 };
 
+/*
+ * A number for a person to read: as written when short, else to six
+ * significant digits, finer than any noise the gate can see. The records
+ * keep every digit.
+ */
+static void
+readable(char *cell, const struct jfield *f)
+{
+	if (f == NULL)
+		snprintf(cell, 256, "-");
+	else if (f->rawlen <= 12)
+		snprintf(cell, 256, "%.*s", (int)f->rawlen, f->raw);
+	else
+		snprintf(cell, 256, "%.6g", f->num);
+}
+
 static void
 cells(const struct result *r, char cell[NCOL][256])
 {
 	snprintf(cell[0], 256, "%s", r->e->name);
-	if (r->base)
-		snprintf(cell[1], 256, "%.*s", (int)r->base->rawlen, r->base->raw);
-	else
-		snprintf(cell[1], 256, "-");
-	if (r->head)
-		snprintf(cell[2], 256, "%.*s", (int)r->head->rawlen, r->head->raw);
-	else
-		snprintf(cell[2], 256, "-");
+	readable(cell[1], r->base);
+	readable(cell[2], r->head);
 	if (r->delta[0])
 		snprintf(cell[3], 256, "%+.1f", r->deltav * 100);
 	else

@@ -416,3 +416,11 @@ badinput() {
 	[ "${stderr_lines[0]}" = "cmpbudget: option -b needs an argument" ]
 	[ "$output" = "" ]
 }
+
+@test "cmpbudget: the table shows long numbers to six digits, the records keep them whole" {
+	printf '[budget]\nx_ns = 0.25\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":1090.3488372093022}\n{"side":"head","stat":"min","x_ns":1045.5}\n' >in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml in.jsonl
+	[[ "${lines[0]}" == *'"base":1090.3488372093022,"head":1045.5,'* ]]
+	[[ "${stderr_lines[1]}" == "x_ns    1090.35  1045.5  "* ]]
+}

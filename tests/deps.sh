@@ -2,7 +2,8 @@
 # Install what the tests need when run as root; otherwise name the one
 # command that would.
 need=""
-for pair in bats:bats tcc:tcc clang:clang mandoc:mandoc jq:jq git:git cc:gcc; do
+for pair in bats:bats tcc:tcc clang:clang mandoc:mandoc jq:jq git:git cc:gcc \
+    python3:python3 pgrep:procps patch:patch script:bsdutils; do
 	cmd=${pair%%:*} pkg=${pair#*:}
 	command -v "$cmd" >/dev/null 2>&1 || need="$need $pkg"
 done
