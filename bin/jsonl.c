@@ -62,6 +62,23 @@ skipws(const char *p, const char *end)
 	return p;
 }
 
+/* After a key: the ':' and the start of its value, blanks skipped. */
+static const char *
+colon(const char **pp, const char *end)
+{
+	const char *p = skipws(*pp, end);
+
+	if (p == end)
+		return "unexpected end of line";
+	if (*p != ':')
+		return "expected ':'";
+	p = skipws(p + 1, end);
+	if (p == end)
+		return "unexpected end of line";
+	*pp = p;
+	return NULL;
+}
+
 static int
 hexval(int c)
 {
@@ -425,14 +442,8 @@ key:
 		p++;
 		if ((err = parse_string(&p, end)) != NULL)
 			return err;
-		p = skipws(p, end);
-		if (p == end)
-			return "unexpected end of line";
-		if (*p != ':')
-			return "expected ':'";
-		p = skipws(p + 1, end);
-		if (p == end)
-			return "unexpected end of line";
+		if ((err = colon(&p, end)) != NULL)
+			return err;
 	}
 }
 
@@ -533,14 +544,8 @@ jparse(const char *line, size_t len, struct jrecord *rec)
 		if ((err = parse_string(&p, end)) != NULL)
 			return err;
 		f->keylen = (size_t)(p - 1 - f->key);
-		p = skipws(p, end);
-		if (p == end)
-			return "unexpected end of line";
-		if (*p != ':')
-			return "expected ':'";
-		p = skipws(p + 1, end);
-		if (p == end)
-			return "unexpected end of line";
+		if ((err = colon(&p, end)) != NULL)
+			return err;
 		f->raw = p;
 		f->num = 0;
 		switch (*p) {
