@@ -73,6 +73,9 @@ GATE_BUILD_TIMEOUT ?= 300
 GATE_TIMEOUT ?= 120
 # More options for alternate, for example the load gate: -l 1.5.
 GATE_ALTERNATE_FLAGS ?=
+# How many more blocks of RUNS rounds a regression may be measured with
+# when it lies within the noise of its own measurement (gate.sh, doubtful).
+GATE_CONFIRM ?= 2
 
 # How a side is built and benchmarked. Both run with GATE_SIDE set to the
 # side's tree (or, for a source file, the side's directory holding a copy
@@ -127,13 +130,14 @@ $(eval $(call gate_side_rules,head,$(HEAD),$(HEAD_CC),$(HEAD_CFLAGS)))
 # What the runs depend on besides the two builds.
 $(GATEDIR)/runs.id: FORCE
 	@mkdir -p $(GATEDIR)
-	@printf 'runs %s\ntimeout %s\nalternate %s\nenv %s\n' $(call gate_q,$(RUNS)) \
-	    $(call gate_q,$(GATE_TIMEOUT)) $(call gate_q,$(GATE_ALTERNATE_FLAGS)) \
+	@printf 'runs %s\ntimeout %s\nalternate %s\nconfirm %s\nenv %s\n' $(call gate_q,$(RUNS)) \
+	    $(call gate_q,$(GATE_TIMEOUT)) $(call gate_q,$(GATE_ALTERNATE_FLAGS)) $(call gate_q,$(GATE_CONFIRM)) \
 	    "$$(env | grep '^BENCH_' | sort | tr '\n' ' ')" > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 $(GATEDIR)/runs.jsonl: $(GATEDIR)/base/built $(GATEDIR)/head/built $(GATEDIR)/runs.id | $(GATE_TOOLS)
-	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(RUNS)) $(GATE_TIMEOUT) $(call gate_q,$(GATE_ALTERNATE_FLAGS))
+	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(RUNS)) $(GATE_TIMEOUT) $(call gate_q,$(GATE_ALTERNATE_FLAGS)) \
+	    $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM))
 
 $(GATEDIR)/stats.jsonl: $(GATEDIR)/runs.jsonl
 	@$(PERFGATE_BIN)/minjson -x round,slot,load -s min,q1,median,q3 $< > $@.tmp || \

@@ -3,7 +3,7 @@
 #
 #	gate.sh id      GATEDIR SIDE KIND VALUE CC CFLAGS BUILD BENCH [FILE ...]
 #	gate.sh build   GATEDIR SIDE KIND VALUE SIDEDIR TIMEOUT BUILD BENCH
-#	gate.sh measure GATEDIR BINDIR RUNS TIMEOUT ALTERNATE_FLAGS
+#	gate.sh measure GATEDIR BINDIR RUNS TIMEOUT ALTERNATE_FLAGS [BUDGET CONFIRM]
 #	gate.sh judge   GATEDIR BINDIR BUDGET
 #	gate.sh report  GATEDIR
 #	gate.sh fail    GATEDIR SIDE STEP MESSAGE
@@ -207,17 +207,65 @@ sed_rhs() {
 	printf '%s' "$1" | sed 's/[\/&]/\\&/g'
 }
 
-cmd_measure() {
-	dir=$1 bin=$2 runs=$3 timeout=$4 flags=$5
-	rm -f "$dir/runs.jsonl.tmp"
-	echo "gate: measuring base and head, $runs rounds" >&2
-	# alternate's stderr is kept as well as shown, so that the summary can
-	# name the side and round that failed.
+# alternate_block GATEDIR BINDIR RUNS TIMEOUT ALTERNATE_FLAGS FIRST SECOND:
+# RUNS rounds of both sides, FIRST first in the first round, into
+# GATEDIR/block.jsonl. alternate's stderr is kept as well as shown, so
+# that the summary can name the side and round that failed.
+alternate_block() {
+	rm -f "$1/block.jsonl"
 	# shellcheck disable=SC2086
-	{ "$bin/alternate" -r "$runs" -t "$timeout" $flags -o "$dir/runs.jsonl.tmp" \
-	    base="$(cat "$dir/base/bench.cmd")" head="$(cat "$dir/head/bench.cmd")"
-	  echo $? > "$dir/alternate.status"; } 2>&1 | tee "$dir/alternate.log" >&2
-	status=$(cat "$dir/alternate.status")
+	{ "$2/alternate" -r "$3" -t "$4" $5 -o "$1/block.jsonl" \
+	    "$6=$(cat "$1/$6/bench.cmd")" "$7=$(cat "$1/$7/bench.cmd")"
+	  echo $? > "$1/alternate.status"; } 2>&1 | tee "$1/alternate.log" >&2
+	status=$(cat "$1/alternate.status")
+	# Appended with their rounds counted on from the rounds before.
+	have=$(grep -c . "$1/runs.jsonl.tmp" 2>/dev/null) || have=0
+	[ -f "$1/block.jsonl" ] && awk -v off=$((have / 2)) '
+	    match($0, /"round":[0-9]+/) {
+		n = substr($0, RSTART + 8, RLENGTH - 8) + off
+		$0 = substr($0, 1, RSTART + 7) n substr($0, RSTART + RLENGTH)
+	    }
+	    { print }' "$1/block.jsonl" >> "$1/runs.jsonl.tmp"
+	rm -f "$1/block.jsonl"
+	return "$status"
+}
+
+# doubtful GATEDIR BINDIR BUDGET: whether the rounds so far regress only
+# through the noise of this very measurement: some metric regresses (head's
+# minimum over base's minimum), but none would against base's slowest
+# round. The rule is the same (cmpbudget's), only the base figure differs.
+doubtful() {
+	[ -n "$3" ] && [ -f "$3" ] || return 1
+	"$2/minjson" -x round,slot,load -s min "$1/runs.jsonl.tmp" > "$1/doubt.min" 2>/dev/null || return 1
+	"$2/cmpbudget" -b "$3" "$1/doubt.min" > /dev/null 2>&1
+	[ $? = 1 ] || return 1
+	# Base's maximum, renamed its minimum, against head's minimum.
+	"$2/minjson" -x round,slot,load -s max "$1/runs.jsonl.tmp" 2>/dev/null |
+	    sed -n 's/^{"side":"base","stat":"max",/{"side":"base","stat":"min",/p' > "$1/doubt.max" &&
+	    grep '^{"side":"head","stat":"min",' "$1/doubt.min" >> "$1/doubt.max" || return 1
+	# Status 0: ok against base's slowest round, so doubtful.
+	"$2/cmpbudget" -b "$3" "$1/doubt.max" > /dev/null 2>&1
+}
+
+cmd_measure() {
+	dir=$1 bin=$2 runs=$3 timeout=$4 flags=$5 budget=${6-} confirm=${7:-0}
+	rm -f "$dir/runs.jsonl.tmp" "$dir/doubt.min" "$dir/doubt.max"
+	echo "gate: measuring base and head, $runs rounds" >&2
+	alternate_block "$dir" "$bin" "$runs" "$timeout" "$flags" base head
+	# A regression that only the noise of this measurement could make is
+	# measured again: up to CONFIRM more blocks of RUNS rounds, each
+	# starting with the side the last one did not, judged over all rounds.
+	# More rounds can only lower each side's minimum towards its true
+	# figure, so a real regression stays one; the rule is not loosened.
+	first=head second=base
+	while [ "$status" = 0 ] && [ "$confirm" -gt 0 ] && doubtful "$dir" "$bin" "$budget"; do
+		echo "gate: a regression within this measurement's own noise: $runs more rounds" >&2
+		alternate_block "$dir" "$bin" "$runs" "$timeout" "$flags" "$first" "$second"
+		confirm=$((confirm - 1))
+		set -- "$second" "$first"
+		first=$1 second=$2
+	done
+	rm -f "$dir/doubt.min" "$dir/doubt.max"
 	if [ "$status" != 0 ]; then
 		# What was measured is kept, beside the runs make would trust.
 		[ -f "$dir/runs.jsonl.tmp" ] && mv -f "$dir/runs.jsonl.tmp" "$dir/runs.partial.jsonl"

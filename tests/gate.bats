@@ -1,0 +1,337 @@
+#!/usr/bin/env bats
+# The gate of the kata (mk/gate.mk, perfgate, make grade) and the planted
+# slowdowns of kata/slowdowns/. tests/project.bats tests the gate of a
+# project's git revisions; tests/kata.bats the artifacts the gate stands
+# on: bench.c includes bench.h, times the four kernels and never calls
+# rand(), budget.toml has runs >= 2 and a fraction in (0, 1) for every
+# metric, kata_check passes on the kata; tests/cmpbudget.bats the worked
+# example's arithmetic row by row, which the first tests here repeat
+# through the whole gate.
+#
+# Every test gates in a GATEDIR of its own under BATS_TEST_TMPDIR. Tests
+# that must come out regressed use slowdowns of 2x or more against budgets
+# of 0.2-0.3; tests of the gate's logic use a benchmark that prints fixed
+# numbers, so that no noise can reach them.
+
+load common
+
+setup() {
+	unset MAKEFLAGS MFLAGS MAKELEVEL GATEDIR BASE HEAD BUDGET RUNS GRADEDIR GRADE_SLOWDOWNS
+	cd "$TOP"
+	T=$BATS_TEST_TMPDIR
+	G=$T/gate
+}
+
+last() {
+	printf '%s\n' "$output" | tail -n 1
+}
+
+# The summary record's member $1.
+summary() {
+	last | jq -r ".$1"
+}
+
+# A benchmark that prints the line its side's file defines, byte for byte,
+# and a budget of 0.25 on its one metric, x_ns: the worked example.
+fixed_bench() {
+	cat > "$T/fixed.c" <<'C'
+#include <stdio.h>
+extern const char line[];
+int main(void) { puts(line); return 0; }
+C
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+}
+
+# side NAME LINE: a side's file for fixed_bench, printing LINE.
+side() {
+	printf 'const char line[] = "%s";\n' "$(printf '%s' "$2" | sed 's/"/\\"/g')" > "$T/$1.c"
+}
+
+# gate of the fixed bench, BASE 8.0 and HEAD the given line.
+fixed_gate() {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head "$1"
+	shift
+	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G" "$@"
+}
+
+# The kata with one sed edit, as $T/$1.c.
+kata_edit() {
+	sed "$2" kata/kernels.c > "$T/$1.c"
+	! cmp -s kata/kernels.c "$T/$1.c"
+}
+
+# "inode mtime" of a file, the mtime to the nanosecond.
+stamp() {
+	stat -c '%i %y' "$1"
+}
+
+@test "gate: worked example 8.0 -> 10.0 at 0.25 is ok, the bound inclusive (exit 0)" {
+	fixed_gate '{"x_ns":10.0}'
+	[ "$status" -eq 0 ]
+	[ "$(summary verdict)" = ok ]
+	# The numbers pass through byte for byte.
+	[[ "${lines[0]}" == '{"metric":"x_ns","base":8.0,"head":10.0,"delta":0.25,"budget":0.25,"verdict":"ok",'* ]]
+	# runs = 2 from the budget file: two rounds of each side.
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+}
+
+@test "gate: worked example 8.0 -> 10.01 at 0.25 regressed (exit 1), the metric named" {
+	fixed_gate '{"x_ns":10.01}'
+	[ "$status" -eq 1 ]
+	[ "$(summary verdict)" = regressed ]
+	[ "$(summary 'regressed | join(",")')" = x_ns ]
+	[[ "$stderr" == *x_ns*regressed* ]]
+	# A regression clear of the noise is not measured again.
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+}
+
+@test "gate: a changed BUDGET alone re-judges the same runs; a changed HEAD re-measures" {
+	fixed_gate '{"x_ns":9.6}'
+	[ "$status" -eq 0 ]
+	before=$(stamp "$G/runs.jsonl")
+	# The same runs, judged by a tighter budget: 9.6 > 8.0 x 1.1.
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.1\n' > "$T/b.toml"
+	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$status" -eq 1 ]
+	[ "$(summary verdict)" = regressed ]
+	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
+	[[ "$stderr" != *"gate: measuring"* ]]
+	# A new timestamp is not new content: still the same runs.
+	touch -d '+1 minute' "$T/head.c"
+	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$status" -eq 1 ]
+	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
+	# New content is measured again.
+	echo '/* changed */' >> "$T/head.c"
+	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$status" -eq 1 ]
+	[ "$(stamp "$G/runs.jsonl")" != "$before" ]
+	[[ "$stderr" == *"gate: measuring base and head, 2 rounds"* ]]
+}
+
+# A benchmark whose side file defines line(n), the line of its n-th run,
+# counted in a file beside the binary: a side with noise of its own.
+noisy_gate() {
+	cat > "$T/noisy.c" <<'C'
+#include <stdio.h>
+const char *line(unsigned n);
+int main(int argc, char *argv[]) {
+	char path[4096];
+	unsigned n = 0;
+	FILE *f;
+	(void)argc;
+	snprintf(path, sizeof path, "%s.count", argv[0]);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "%u", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	if ((f = fopen(path, "w")) != NULL) {
+		fprintf(f, "%u\n", n + 1);
+		fclose(f);
+	}
+	puts(line(n));
+	return 0;
+}
+C
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	printf 'const char *line(unsigned n) { return n %% 2 ? "{\\"x_ns\\":12.0}" : "{\\"x_ns\\":8.0}"; }\n' > "$T/base.c"
+	printf 'const char *line(unsigned n) { return n < %s ? "{\\"x_ns\\":10.5}" : "{\\"x_ns\\":9.0}"; }\n' "$1" > "$T/head.c"
+	shift
+	run --separate-stderr perfgate GATE_BENCH_SRC="$T/noisy.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G" "$@"
+}
+
+@test "gate: a regression within its own measurement's noise is measured again, by the same rule" {
+	# Base runs 8.0, 12.0, ...; head 10.5: over 8.0 x 1.25, not over 12.0 x 1.25.
+	noisy_gate 1000
+	[ "$status" -eq 1 ]
+	[ "$(summary verdict)" = regressed ]
+	# GATE_CONFIRM=2 more blocks of 2 rounds, rounds counted on.
+	[ "$(jq -r .round "$G/runs.jsonl" | sort -n | uniq -c | awk '{ print $1 "x" $2 }' | tr '\n' ' ')" = "2x1 2x2 2x3 2x4 2x5 2x6 " ]
+	[ "$(jq -r 'select(.round == 3 and .slot == 0) | .side' "$G/runs.jsonl")" = head ]
+	[[ "$stderr" == *"gate: a regression within this measurement's own noise: 2 more rounds"* ]]
+	# Without: two rounds.
+	rm -rf "$G"
+	noisy_gate 1000 GATE_CONFIRM=0
+	[ "$status" -eq 1 ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+}
+
+@test "gate: a doubtful regression that more rounds undo passes" {
+	# Head's third run and after: 9.0, within the budget of base's 8.0.
+	noisy_gate 2
+	[ "$status" -eq 0 ]
+	[ "$(summary verdict)" = ok ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 8 ]
+}
+
+@test "gate: a HEAD that does not compile cannot be decided: exit 2, head and build named" {
+	kata_edit broken 's/^kata_sum(const float \*x, int n)$/kata_sum(const float *x, int n) syntax error/'
+	run --separate-stderr perfgate HEAD="$T/broken.c" GATEDIR="$G"
+	[ "$status" -eq 2 ]
+	[ "$(summary verdict)" = error ]
+	[ "$(summary side)" = head ]
+	[ "$(summary step)" = build ]
+	[ "$(summary file)" = "$T/broken.c" ]
+	[[ "$(summary error)" == "head: build: $T/broken.c (sha256:"*"): the build failed (status 1); log in $G/head/build.log" ]]
+	grep -q 'syntax error\|expected' "$G/head/build.log"
+	[ ! -e "$G/runs.jsonl" ]
+	# With -s, 125 for git bisect.
+	run perfgate -s HEAD="$T/broken.c" GATEDIR="$G"
+	[ "$status" -eq 125 ]
+}
+
+@test "gate: a HEAD whose benchmark crashes cannot be decided: exit 2, head and run named" {
+	kata_edit crash 's/^\tfloat s\[8\] = { 0 };$/&\n\traise(SIGSEGV);/; s/^#include <math.h>$/&\n#include <signal.h>/'
+	run --separate-stderr perfgate HEAD="$T/crash.c" GATEDIR="$G"
+	[ "$status" -eq 2 ]
+	[ "$(summary verdict)" = error ]
+	[ "$(summary side)" = head ]
+	[ "$(summary step)" = run ]
+	[[ "$(summary error)" == "head: run: $T/crash.c (sha256:"*"): side head, round 1"*"signal 11"* ]]
+	[ ! -e "$G/runs.jsonl" ]
+}
+
+@test "gate: a HEAD whose benchmark hangs is killed after GATE_TIMEOUT: exit 2, no process left" {
+	kata_edit hang 's/^\tconst float \*base = sorted;$/\tfor (volatile int spin = 0;; spin++)\n\t\t;\n&/'
+	SECONDS=0
+	run --separate-stderr perfgate HEAD="$T/hang.c" GATEDIR="$G" GATE_TIMEOUT=2
+	[ "$status" -eq 2 ]
+	[ "$SECONDS" -lt 30 ]
+	[ "$(summary verdict)" = error ]
+	[ "$(summary side)" = head ]
+	[ "$(summary step)" = run ]
+	[[ "$(summary error)" == *"side head, round 1"*"2 s"* ]]
+	# Nothing of the head's benchmark survives.
+	run pgrep -f "$G/head/bench"
+	[ "$status" -eq 1 ]
+}
+
+@test "gate: a HEAD whose benchmark prints no metric cannot be decided: exit 2, head named" {
+	fixed_gate 'done, no numbers'
+	[ "$status" -eq 2 ]
+	[ "$(summary verdict)" = error ]
+	[ "$(summary side)" = head ]
+	[ "$(summary step)" = run ]
+	[[ "$(summary error)" == *"side head, round 1"* ]]
+}
+
+@test "gate: a metric of the budget that the benchmark lacks cannot be decided: exit 2, the metric named" {
+	fixed_gate '{"y_ns":8.0}'
+	[ "$status" -eq 2 ]
+	[ "$(summary verdict)" = error ]
+	[ "$(summary error)" = 'x_ns: missing on side "head"' ]
+	[[ "$stderr" == *'cmpbudget: x_ns: missing on side "head"'* ]]
+}
+
+@test "gate: make gate (perfgate(7) EXAMPLES) passes the kata against itself, twice in a row" {
+	run --separate-stderr make gate GATEDIR="$G/1"
+	[ "$status" -eq 0 ]
+	[ "$(summary verdict)" = ok ]
+	[ "$(summary metrics)" = 4 ]
+	# Every kernel timed on both sides, three rounds each (budget.toml's runs).
+	[ "$(jq -r 'select(.side == "head") | keys_unsorted[]' "$G/1/runs.jsonl" | grep '_ns$' | sort -u | tr '\n' ' ')" = \
+	    "count_below_ns matmul_ns rmsnorm_ns sum_ns " ]
+	[ "$(jq -r .side "$G/1/runs.jsonl" | sort | uniq -c | awk '{ print $1 }' | sort -u)" -ge 3 ]
+	for f in base.id head.id base/build.log head/built head/bench.cmd runs.jsonl stats.jsonl verdict.jsonl verdict.txt verdict.md; do
+		[ -s "$G/1/$f" ] || [ "$f" = base/build.log ]
+	done
+	run --separate-stderr perfgate GATEDIR="$G/2"
+	[ "$status" -eq 0 ]
+	[ "$(summary verdict)" = ok ]
+}
+
+@test "gate: make gate HEAD=build/slow/kernels.c (perfgate(7) EXAMPLES) regresses on a planted slowdown" {
+	mkdir -p build/slow
+	patch -s -o "build/slow/kernels.c.$$" kata/kernels.c < kata/slowdowns/s04-sum-one-accumulator.patch
+	mv -f "build/slow/kernels.c.$$" build/slow/kernels.c
+	# make turns the gate's 1 into its own 2; the summary tells.
+	run --separate-stderr make gate HEAD=build/slow/kernels.c GATEDIR="$G"
+	[ "$status" -eq 2 ]
+	[ "$(summary verdict)" = regressed ]
+	[ "$(summary 'regressed | join(",")')" = sum_ns ]
+	# perfgate gives the exact answer, from the same runs.
+	before=$(stamp "$G/runs.jsonl")
+	run --separate-stderr perfgate HEAD=build/slow/kernels.c GATEDIR="$G"
+	[ "$status" -eq 1 ]
+	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
+}
+
+@test "gate: make gate HEAD_CC=tcc (perfgate(7) EXAMPLES) regresses: a compiler change is gated" {
+	command -v tcc
+	run --separate-stderr make gate HEAD_CC=tcc GATEDIR="$G"
+	[ "$status" -eq 2 ]
+	[ "$(summary verdict)" = regressed ]
+	[[ "$(summary head.cc)" == tcc* ]]
+	[[ "$(summary base.cc)" != tcc* ]]
+	run --separate-stderr perfgate HEAD_CC=tcc GATEDIR="$G"
+	[ "$status" -eq 1 ]
+}
+
+@test "gate: each slowdown starts with a description, applies, and keeps every answer right" {
+	n=0
+	for p in kata/slowdowns/s[0-9][0-9]-*.patch; do
+		name=$(basename "$p" .patch)
+		head -n 1 "$p" | grep -q '^[a-z].*[a-z)]$'
+		patch -s -o "$T/$name.c" kata/kernels.c < "$p"
+		! cmp -s kata/kernels.c "$T/$name.c"
+		cc -std=c11 -O2 -Wall -Wextra -Werror -Ikata -o "$T/check" kata/kata_check.c kata/plain.c "$T/$name.c" -lm
+		"$T/check" > /dev/null || { echo "$name: kata_check fails"; false; }
+		n=$((n + 1))
+	done
+	[ "$n" -eq 10 ]
+	# The four required ones, marked so.
+	[ "$(grep -l -m 1 '(required)$' kata/slowdowns/*.patch | xargs -n 1 basename | cut -c1-3 | tr '\n' ' ')" = "s01 s02 s04 s09 " ]
+	grep -q '| s01' kata/slowdowns/README.md
+}
+
+@test "gate: make grade passes: the kata passes against itself twice, every required slowdown is caught" {
+	export GRADEDIR=$T/grade
+	before=$(find kata bench budget.toml -type f | sort | xargs sha256sum)
+	run --separate-stderr make grade
+	[ "$status" -eq 0 ]
+	[ "$(summary of)" = 10 ]
+	[ "$(summary required_caught)" = 4 ]
+	[ "$(summary self_passed)" = 2 ]
+	[ "$(summary caught)" -ge 9 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c ' passed$')" -eq 2 ]
+	for p in kata/slowdowns/s*.patch; do
+		grep -q "^$(basename "$p" .patch) " <<<"$stderr"
+	done
+	# The tree is never touched.
+	[ "$(find kata bench budget.toml -type f | sort | xargs sha256sum)" = "$before" ]
+}
+
+@test "gate: grade exits 1 when a slowdown is missed" {
+	mkdir "$T/slow"
+	# A "slowdown" that changes a comment only: no gate can catch it.
+	{ echo 'a comment changed (required)'; echo
+	  sed 's/^ \* Branch-free binary search/ * A branch-free binary search/' kata/kernels.c |
+	      diff -u --label a/kata/kernels.c --label b/kata/kernels.c kata/kernels.c - || [ $? -eq 1 ]; } > "$T/slow/s01-comment.patch"
+	GRADEDIR=$T/grade GRADE_SLOWDOWNS=$T/slow run --separate-stderr sh kata/grade.sh
+	[ "$status" -eq 1 ]
+	[ "$output" = '{"caught":0,"of":1,"required_caught":0,"self_passed":2}' ]
+	[[ "$stderr" == *"s01-comment "*"MISSED"* ]]
+}
+
+@test "gate: grade exits 2 when a patch does not apply, before anything is measured" {
+	mkdir "$T/slow"
+	printf 'no longer fits\n\n--- a/kata/kernels.c\n+++ b/kata/kernels.c\n@@ -1,1 +1,1 @@\n-no such line\n+a line\n' > "$T/slow/s01-stale.patch"
+	GRADEDIR=$T/grade GRADE_SLOWDOWNS=$T/slow run --separate-stderr sh kata/grade.sh
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "grade: $T/slow/s01-stale.patch: does not apply to kata/kernels.c: 1 out of 1 hunk FAILED" ]
+	[ ! -d "$T/grade/self1" ]
+	# And one with no description before the diff.
+	sed 1,2d "$T/slow/s01-stale.patch" > "$T/slow/s01-x.patch" && rm "$T/slow/s01-stale.patch"
+	GRADEDIR=$T/grade GRADE_SLOWDOWNS=$T/slow run --separate-stderr sh kata/grade.sh
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "grade: $T/slow/s01-x.patch:1: no one-line description before the diff" ]
+}
