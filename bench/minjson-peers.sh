@@ -5,8 +5,13 @@
 # The contenders run interleaved, several rounds; the minima are compared,
 # so a busy machine slows all of them alike.
 #
+# Two shapes of records. "issue": as in issue 2 (two sides, five numeric
+# fields, about 118 bytes a line), metrics printed at full precision the
+# way bench.h prints a quotient of nanoseconds by calls, so many need 17
+# digits. "wide": seven numeric fields with short values.
+#
 # Environment: MINJSON_RECORDS (default 1000000), MINJSON_ROUNDS (5),
-# MINJSON_JQ (slice: 20000 records, default; full; off).
+# MINJSON_JQ (slice: 20000 records of the issue shape, default; full; off).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench-minjson
@@ -15,62 +20,81 @@ rounds=${MINJSON_ROUNDS:-5}
 jqmode=${MINJSON_JQ:-slice}
 minjson=${MINJSON:-$top/bin/minjson}
 mkdir -p "$out"
-data=$out/runs-$records.jsonl
 
 [ -x "$minjson" ] || { echo "minjson-peers: $minjson not built (make bin/minjson)" >&2; exit 2; }
 command -v mawk >/dev/null || { echo "minjson-peers: mawk not found" >&2; exit 2; }
 
 # The data: deterministic, written once, kept out of git under build/.
-if [ ! -s "$data" ]; then
-	python3 - "$records" >"$data.tmp" <<'EOF' || exit 2
+cat >"$out/gen.py" <<'EOF'
 import random, sys
 n = int(sys.argv[1])
+shape = sys.argv[2]
 rng = random.Random(20240601)
 out = []
 for i in range(n):
     rnd = i // 2
     slot = i % 2
     side = ("base", "head")[(rnd + slot) % 2]
-    out.append('{"side":"%s","round":%d,"slot":%d,"load":%.2f,"matmul_ns":%d,'
-        '"sum_ns":%.1f,"rmsnorm_ns":%d,"count_below_ns":%.2f}\n' % (
-        side, rnd, slot, rng.uniform(0, 2), rng.randint(1200000, 1900000),
-        rng.randint(6000, 9000) / 2, rng.randint(12000, 19000),
-        rng.randint(500, 900) / 4))
+    if shape == "issue":
+        calls = rng.randint(1000, 4000)
+        out.append('{"side":"%s","round":%d,"slot":%d,"load":%.2f,"matmul_ns":%r,'
+            '"count_below_ns":%r}\n' % (side, rnd + 1, slot, rng.uniform(0, 2),
+            rng.randint(1200000000, 1900000000) / calls,
+            rng.randint(60000000, 90000000) / (calls * 1000)))
+    else:
+        out.append('{"side":"%s","round":%d,"slot":%d,"load":%.2f,"matmul_ns":%d,'
+            '"sum_ns":%.1f,"rmsnorm_ns":%d,"count_below_ns":%.2f}\n' % (
+            side, rnd, slot, rng.uniform(0, 2), rng.randint(1200000, 1900000),
+            rng.randint(6000, 9000) / 2, rng.randint(12000, 19000),
+            rng.randint(500, 900) / 4))
     if len(out) == 10000:
         sys.stdout.write("".join(out))
         out = []
 sys.stdout.write("".join(out))
 EOF
-	mv -f "$data.tmp" "$data"
-fi
+gen() {	# gen SHAPE FILE
+	[ -s "$2" ] && return
+	python3 "$out/gen.py" "$records" "$1" >"$2.tmp" || exit 2
+	mv -f "$2.tmp" "$2"
+}
+issue=$out/issue-$records.jsonl
+wide=$out/runs-$records.jsonl
+gen issue "$issue"
+gen wide "$wide"
 slice=$out/slice-20000.jsonl
-head -n 20000 "$data" >"$slice"
+head -n 20000 "$issue" >"$slice"
 
 # mawk with the layout hard-coded: split on the JSON punctuation, the
 # values sit in the even fields, one array per field, unrolled. It keeps the
 # text of each minimum so that its output can be checked against minjson's,
 # byte for byte.
-{
+mkawk() {	# mkawk LAST: the program for values in fields 4, 6, ..., LAST
 	echo 'BEGIN { FS = "[:,}]" }'
 	echo '{'
 	echo '	s = $2'
 	echo '	if (!(s in cnt)) order[++ng] = s'
 	echo '	cnt[s]++'
-	for i in 4 6 8 10 12 14 16; do
+	i=4
+	while [ $i -le "$1" ]; do
 		echo "	v = \$$i + 0; if (!(s in m$i) || v < m$i[s]) { m$i[s] = v; t$i[s] = \$$i }"
+		i=$((i + 2))
 	done
 	echo '}'
 	echo 'END {'
 	echo '	for (g = 1; g <= ng; g++) {'
 	echo '		s = order[g]'
-	printf '		print "{\"side\":" s ",\"stat\":\"min\",\"n\":" cnt[s]'
-	for i in 4 6 8 10 12 14 16; do
+	printf '		print "{\\"side\\":" s ",\\"stat\\":\\"min\\",\\"n\\":" cnt[s]'
+	i=4
+	while [ $i -le "$1" ]; do
 		printf ' "," $%d ":" t%d[s]' $((i - 1)) $i
+		i=$((i + 2))
 	done
 	echo ' "}"'
 	echo '	}'
 	echo '}'
-} >"$out/min.awk"
+}
+mkawk 12 >"$out/min-issue.awk"
+mkawk 16 >"$out/min-wide.awk"
 
 # One timed run: prints "seconds maxrss_kb" for a shell command. The peak
 # memory comes from /usr/bin/time, a small process, because a child of
@@ -93,29 +117,40 @@ run() {
 }
 
 # The answers first: minjson's minima must equal mawk's, byte for byte.
-mawk -f "$out/min.awk" "$data" >"$out/mawk.out"
-"$minjson" "$data" >"$out/minjson.out"
-if ! cmp -s "$out/minjson.out" "$out/mawk.out"; then
-	echo "minjson-peers: minjson's minima differ from mawk's:" >&2
-	diff "$out/minjson.out" "$out/mawk.out" >&2
-	exit 2
-fi
+for shape in issue wide; do
+	eval data=\$$shape
+	mawk -f "$out/min-$shape.awk" "$data" >"$out/mawk-$shape.out"
+	"$minjson" "$data" >"$out/minjson-$shape.out"
+	if ! cmp -s "$out/minjson-$shape.out" "$out/mawk-$shape.out"; then
+		echo "minjson-peers: minjson's minima differ from mawk's ($shape):" >&2
+		diff "$out/minjson-$shape.out" "$out/mawk-$shape.out" >&2
+		exit 2
+	fi
+done
 
 # jq's minima per side, every field but the key, as minjson prints them.
 jqprog='group_by(.side)[] | . as $g | {side: $g[0].side, stat: "min", n: length} + ([$g[0] | keys_unsorted[] | select(. != "side")] | map({(.): ([$g[][.]] | min)}) | add)'
 
-best_mawk= best_min= best_quart= rss_min= rss_quart= best_jq= rss_jq=
 better() {	# better BEST NEW: the smaller of two times
 	awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'
 }
+
+# The rounds: every contender of both shapes once a round, in turn.
+best_jq= rss_jq=
+for shape in issue wide; do
+	eval "best_mawk_$shape= best_min_$shape= best_quart_$shape= rss_min_$shape= rss_quart_$shape="
+done
 r=1
 while [ $r -le "$rounds" ]; do
-	set -- $(run "mawk -f '$out/min.awk' '$data' >/dev/null")
-	best_mawk=$(better "$best_mawk" "$1")
-	set -- $(run "'$minjson' '$data' >/dev/null")
-	best_min=$(better "$best_min" "$1"); rss_min=$2
-	set -- $(run "'$minjson' -s min,q1,median,q3 '$data' >/dev/null")
-	best_quart=$(better "$best_quart" "$1"); rss_quart=$2
+	for shape in issue wide; do
+		eval data=\$$shape
+		set -- $(run "mawk -f '$out/min-$shape.awk' '$data' >/dev/null")
+		eval "best_mawk_$shape=\$(better \"\$best_mawk_$shape\" $1)"
+		set -- $(run "'$minjson' '$data' >/dev/null")
+		eval "best_min_$shape=\$(better \"\$best_min_$shape\" $1); rss_min_$shape=$2"
+		set -- $(run "'$minjson' -s min,q1,median,q3 '$data' >/dev/null")
+		eval "best_quart_$shape=\$(better \"\$best_quart_$shape\" $1); rss_quart_$shape=$2"
+	done
 	if [ "$jqmode" = slice ]; then
 		set -- $(run "jq -c -s '$jqprog' '$slice' >/dev/null")
 		best_jq=$(better "$best_jq" "$1"); rss_jq=$2
@@ -123,24 +158,32 @@ while [ $r -le "$rounds" ]; do
 	r=$((r + 1))
 done
 if [ "$jqmode" = full ]; then
-	set -- $(run "jq -c -s '$jqprog' '$data' >/dev/null")
+	set -- $(run "jq -c -s '$jqprog' '$issue' >/dev/null")
 	best_jq=$1 rss_jq=$2
 fi
 
-size=$(wc -c <"$data")
-echo "minjson-peers: $records records ($size bytes), best of $rounds interleaved rounds"
-awk -v mawk="$best_mawk" -v mn="$best_min" -v q="$best_quart" -v rmin="$rss_min" \
-    -v rq="$rss_quart" -v jq="$best_jq" -v rjq="$rss_jq" -v mode="$jqmode" -v n="$records" 'BEGIN {
-	printf "  %-40s %8.3f s\n", "mawk, fields hard-coded, minima", mawk
-	printf "  %-40s %8.3f s  %6d KB  %.2fx mawk\n", "minjson (minima)", mn, rmin, mn / mawk
-	printf "  %-40s %8.3f s  %6d KB\n", "minjson -s min,q1,median,q3", q, rq
-	if (mode == "slice")
-		printf "  %-40s %8.3f s  (%.3f s on 20000 records, x%d)\n", "jq 1.6, group_by, scaled", jq * n / 20000, jq, n / 20000
-	else if (mode == "full")
-		printf "  %-40s %8.3f s  %6d KB\n", "jq 1.6, minima", jq, rjq
-	status = 0
-	if (mn * 3 > mawk) { print "minjson-peers: minima slower than a third of mawk" > "/dev/stderr"; status = 1 }
-	if (q >= 1) { print "minjson-peers: quartiles take a second or more" > "/dev/stderr"; status = 1 }
-	if (rq >= 160 * 1024) { print "minjson-peers: quartiles use 160 MB or more" > "/dev/stderr"; status = 1 }
-	exit status
-}'
+status=0
+echo "minjson-peers: $records records a shape, best of $rounds interleaved rounds"
+for shape in issue wide; do
+	eval data=\$$shape
+	size=$(wc -c <"$data")
+	eval "mawk=\$best_mawk_$shape mn=\$best_min_$shape q=\$best_quart_$shape rmin=\$rss_min_$shape rq=\$rss_quart_$shape"
+	awk -v shape="$shape" -v size="$size" -v mawk="$mawk" -v mn="$mn" -v q="$q" \
+	    -v rmin="$rmin" -v rq="$rq" -v jq="$best_jq" -v rjq="$rss_jq" -v mode="$jqmode" \
+	    -v n="$records" 'BEGIN {
+		printf "%s (%d bytes, %.0f a line):\n", shape, size, size / n
+		printf "  %-40s %8.3f s\n", "mawk, fields hard-coded, minima", mawk
+		printf "  %-40s %8.3f s  %6d KB  %.2fx mawk\n", "minjson (minima)", mn, rmin, mn / mawk
+		printf "  %-40s %8.3f s  %6d KB  %.2fx mawk\n", "minjson -s min,q1,median,q3", q, rq, q / mawk
+		if (shape == "issue" && mode == "slice")
+			printf "  %-40s %8.3f s  (%.3f s on 20000 records, x%d)\n", "jq 1.6, group_by, scaled", jq * n / 20000, jq, n / 20000
+		else if (shape == "issue" && mode == "full")
+			printf "  %-40s %8.3f s  %6d KB\n", "jq 1.6, minima", jq, rjq
+		status = 0
+		if (mn * 3 > mawk) { print "minjson-peers: " shape ": minima slower than a third of mawk" > "/dev/stderr"; status = 1 }
+		if (q >= 1) { print "minjson-peers: " shape ": quartiles take a second or more" > "/dev/stderr"; status = 1 }
+		if (rq >= 160 * 1024) { print "minjson-peers: " shape ": quartiles use 160 MB or more" > "/dev/stderr"; status = 1 }
+		exit status
+	}' || status=1
+done
+exit $status

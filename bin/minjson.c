@@ -81,9 +81,15 @@ static struct group *groups;
 static size_t ngroups, capgroups;
 static struct names groupnames;
 
-/* Per position in a record, the field found there last time. */
+/*
+ * The layout of the last record (jparse_like) and what minjson derived
+ * from it: per position the field found there, and where the key is
+ * (-1: not in the record). Valid while jparse_like says the layout stays.
+ */
+static struct jlayout layout;
 static long *poscache;
 static size_t nposcache;
+static long keyat = -1;
 
 static char *arena;
 static size_t arenalen, arenacap;
@@ -562,6 +568,26 @@ inputerror(const struct jreader *r, const char *fmt, ...)
 	exit(2);
 }
 
+/* A new layout: find each member's field once, for every record that repeats it. */
+static void
+relayout(const struct jrecord *rec)
+{
+	size_t i;
+
+	if (rec->n > nposcache) {
+		poscache = xrealloc(poscache, rec->n * sizeof *poscache);
+		nposcache = rec->n;
+	}
+	keyat = -1;
+	for (i = 0; i < rec->n; i++) {
+		const struct jfield *f = &rec->field[i];
+
+		poscache[i] = field_index(f->key, f->keylen);
+		if (keylen > 0 && f->keylen == keylen && memcmp(f->key, key, keylen) == 0)
+			keyat = (long)i;
+	}
+}
+
 static unsigned long
 readfile(const char *path, struct jrecord *rec)
 {
@@ -569,7 +595,7 @@ readfile(const char *path, struct jrecord *rec)
 	const char *line, *err;
 	size_t len, i;
 	unsigned long nrec = 0;
-	int got;
+	int got, same;
 
 	if (jreader_open(&r, path) < 0)
 		die("open %s:", path);
@@ -577,15 +603,17 @@ readfile(const char *path, struct jrecord *rec)
 		const struct jfield *kf = NULL;
 		struct group *g;
 
-		if ((err = jparse(line, len, rec)) != NULL) {
+		if ((err = jparse_like(line, len, rec, &layout, &same)) != NULL) {
 			if (strcmp(err, "empty line") == 0)
 				continue;
 			inputerror(&r, "%s", err);
 		}
+		if (!same)
+			relayout(rec);
 		if (keylen > 0) {
-			kf = jget(rec, key, keylen);
-			if (kf == NULL)
+			if (keyat < 0)
 				inputerror(&r, "no key \"%s\"", key);
+			kf = &rec->field[keyat];
 			if (kf->type != J_STRING)
 				inputerror(&r, "value of \"%s\" is not a string", key);
 			g = group_of(kf->raw, kf->rawlen);
@@ -593,12 +621,6 @@ readfile(const char *path, struct jrecord *rec)
 			g = group_of("", 0);
 		g->n++;
 		nrec++;
-		if (rec->n > nposcache) {
-			poscache = xrealloc(poscache, rec->n * sizeof *poscache);
-			for (i = nposcache; i < rec->n; i++)
-				poscache[i] = -1;
-			nposcache = rec->n;
-		}
 		for (i = 0; i < rec->n; i++) {
 			const struct jfield *f = &rec->field[i];
 			long fi = poscache[i];
@@ -606,10 +628,6 @@ readfile(const char *path, struct jrecord *rec)
 
 			if (f->type != J_NUMBER)
 				continue;
-			/* Records of one stream repeat their layout: try last time's field first. */
-			if (fi < 0 || fields[fi].len != f->keylen ||
-			    !sameb(fields[fi].name, f->key, f->keylen))
-				poscache[i] = fi = field_index(f->key, f->keylen);
 			fd = &fields[fi];
 			if (fd->skip)
 				continue;
@@ -726,5 +744,6 @@ main(int argc, char *argv[])
 		die("no records");
 	output();
 	jrecord_free(&rec);
+	jlayout_free(&layout);
 	return fshut(stdout, "stdout");
 }

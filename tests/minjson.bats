@@ -267,3 +267,15 @@ rejects() {	# rejects INPUT MESSAGE
 	[ "${stderr_lines[0]}" = "minjson: option -k needs an argument" ]
 	[ "$output" = "" ]
 }
+
+@test "minjson: a bad line after lines of the same layout gets the same message" {
+	printf '%s\n' '{"side":"a","x":1,"y":2}' '{"side":"a","x":3,"y":4}' '{"side":"a","x":5,"x":6}' >"$T/dup"
+	run -2 --separate-stderr minjson "$T/dup"
+	[ "$stderr" = "minjson: $T/dup:3: duplicate key \"x\"" ]
+	printf '%s\n' '{"side":"a","x":1,"y":2}' '{"side":"a","x":3,"y":NaN}' >"$T/nan"
+	run -2 --separate-stderr minjson "$T/nan"
+	[ "$stderr" = "minjson: $T/nan:2: invalid value" ]
+	printf '%s\n' '{"side":"a","x":1,"y":2}' '{"side":"a","x":1.50,"y":-0}' '{"side":"a","x":1.5e0,"y":0}' >"$T/same"
+	run -0 minjson "$T/same"
+	[ "$output" = '{"side":"a","stat":"min","n":3,"x":1,"y":-0}' ]
+}
