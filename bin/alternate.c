@@ -2,7 +2,8 @@
  * alternate: run benchmark sides in interleaved, balanced rounds.
  * Each round runs every side once, in an order taken from a Williams design,
  * and writes one record per run: the side's name, the round, the slot, the
- * load average, then the side's own metrics byte for byte.
+ * load average (and with -p the CPU pressure), then the side's own metrics
+ * byte for byte.
  */
 #include <errno.h>
 #include <math.h>
@@ -36,6 +37,7 @@ static FILE *out;
 static const char *outname = "<stdout>";
 
 static const char *loadpath;	/* NULL: getloadavg(3) */
+static const char *pressurepath;	/* -p: the gate reads CPU pressure here */
 static double maxload;		/* 0: no load gate */
 static double maxwait = 60;
 static double timeout = 300;
@@ -167,6 +169,58 @@ readload(void)
 }
 
 /*
+ * The CPU pressure: "some avg10" of pressurepath (PERFGATE_PRESSURE, else
+ * /proc/pressure/cpu), the percentage of the last ten seconds in which a
+ * runnable task waited for a CPU. It answers within seconds where the load
+ * average lags by tens.
+ */
+static double
+readpressure(void)
+{
+	char line[256], *p, *end;
+	double v;
+	FILE *fp;
+	size_t n;
+
+	if ((fp = fopen(pressurepath, "r")) == NULL) {
+		erase();
+		die("%s:", pressurepath);
+	}
+	n = fread(line, 1, sizeof line - 1, fp);
+	if (ferror(fp)) {
+		erase();
+		die("%s:", pressurepath);
+	}
+	fclose(fp);
+	line[n] = '\0';
+	if (strncmp(line, "some ", 5) != 0 || (p = strstr(line, "avg10=")) == NULL) {
+		erase();
+		die("%s:1: expected \"some avg10=\"", pressurepath);
+	}
+	errno = 0;
+	v = strtod(p + 6, &end);
+	if (end == p + 6 || (*end != ' ' && *end != '\n' && *end != '\0') ||
+	    errno == ERANGE || !isfinite(v) || v < 0) {
+		erase();
+		die("%s:1: expected a CPU pressure after avg10=", pressurepath);
+	}
+	return v;
+}
+
+/* What the gate reads: the load average, or with -p the CPU pressure. */
+static double
+readgauge(void)
+{
+	return pressurepath != NULL ? readpressure() : readload();
+}
+
+static const char *
+gaugename(void)
+{
+	return pressurepath != NULL ? "CPU pressure" : "load average";
+}
+
+/*
  * Row `row` of a Williams design for k sides, into order[0..k). For even k
  * the rows of one balanced Latin square; for odd k that square and then its
  * mirror image, since an odd square alone cannot balance adjacency. Over
@@ -234,7 +288,7 @@ sidefail(const struct side *s, long round, const char *why, const struct proc_re
 	exit(2);
 }
 
-/* Run one side once and add its record; returns the load read after it. */
+/* Run one side once and add its record; returns the gauge read after it. */
 static double
 runside(const struct side *s, long round, size_t slot)
 {
@@ -244,7 +298,7 @@ runside(const struct side *s, long round, size_t slot)
 	struct jrecord rec = { 0 };
 	char why[512], num[32];
 	const char *msg;
-	double load;
+	double load, gauge;
 	size_t i;
 
 	opts.argv = argv;
@@ -262,15 +316,21 @@ runside(const struct side *s, long round, size_t slot)
 	for (i = 0; i < rec.n; i++) {
 		const struct jfield *f = &rec.field[i];
 
-		if (iskey(f, "side") || iskey(f, "round") || iskey(f, "slot") || iskey(f, "load")) {
+		if (iskey(f, "side") || iskey(f, "round") || iskey(f, "slot") || iskey(f, "load") ||
+		    (pressurepath != NULL && iskey(f, "pressure"))) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
 		}
 	}
-	load = readload();
+	load = gauge = readload();
 	fmt_double(num, load);
 	raddf("{\"side\":\"%s\",\"round\":%ld,\"slot\":%zu,\"load\":%s", s->name, round, slot, num);
+	if (pressurepath != NULL) {
+		gauge = readpressure();
+		fmt_double(num, gauge);
+		raddf(",\"pressure\":%s", num);
+	}
 	for (i = 0; i < rec.n; i++) {
 		const struct jfield *f = &rec.field[i];
 
@@ -282,10 +342,10 @@ runside(const struct side *s, long round, size_t slot)
 	radd("}\n", 2);
 	jrecord_free(&rec);
 	proc_result_free(&res);
-	return load;
+	return gauge;
 }
 
-/* Wait, up to maxwait seconds, for the load to fall below the gate. */
+/* Wait, up to maxwait seconds, for the gauge to fall below the gate. */
 static void
 gatewait(long round, long rounds)
 {
@@ -294,18 +354,18 @@ gatewait(long round, long rounds)
 	struct timespec ts;
 
 	start = now();
-	while ((load = readload()) >= maxload) {
+	while ((load = readgauge()) >= maxload) {
 		waited = now() - start;
 		fmt_double(lbuf, load);
 		fmt_double(gbuf, maxload);
 		if (waited >= maxwait) {
 			fmt_double(wbuf, maxwait);
 			erase();
-			die("round %ld: the load gate stayed closed: load average %s still at or above %s after %s s",
-			    round, lbuf, gbuf, wbuf);
+			die("round %ld: the load gate stayed closed: %s %s still at or above %s after %s s",
+			    round, gaugename(), lbuf, gbuf, wbuf);
 		}
-		progress("round %ld/%ld, waiting for load average %s to fall below %s",
-		    round, rounds, lbuf, gbuf);
+		progress("round %ld/%ld, waiting for %s %s to fall below %s",
+		    round, rounds, gaugename(), lbuf, gbuf);
 		waited = fmin(POLL_S, maxwait - waited);
 		ts.tv_sec = (time_t)waited;
 		ts.tv_nsec = (long)((waited - ts.tv_sec) * 1e9);
@@ -350,7 +410,7 @@ addside(const char *arg)
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-c cpu] [-l maxload] [-L wait] [-o file] [-r rounds]"
+	fprintf(stderr, "usage: %s [-c cpu] [-l maxload] [-L wait] [-o file] [-p] [-r rounds]"
 	    " [-R retries] [-t timeout] name=command ...\n", argv0);
 	exit(2);
 }
@@ -367,12 +427,12 @@ main(int argc, char *argv[])
 	char lbuf[32], gbuf[32];
 	double load = 0;
 	size_t *order, i, slot;
-	int c;
+	int c, pressure = 0;
 
 	setargv0(argv[0]);
 	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */
-	while ((c = getopt(argc, argv, "+:c:l:L:o:r:R:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:c:l:L:o:pr:R:t:")) != -1) {
 		switch (c) {
 		case 'c':
 			if ((err = parse_long(optarg, 0, CPU_SETSIZE - 1, &cpu)) != NULL)
@@ -390,6 +450,9 @@ main(int argc, char *argv[])
 			break;
 		case 'o':
 			outpath = optarg;
+			break;
+		case 'p':
+			pressure = 1;
 			break;
 		case 'r':
 			if ((err = parse_long(optarg, 1, 1000000000, &rounds)) != NULL)
@@ -417,6 +480,14 @@ main(int argc, char *argv[])
 		addside(argv[i]);
 	order = xmalloc(nsides * sizeof *order);
 
+	if (pressure) {
+		if ((env = getenv("PERFGATE_PRESSURE")) != NULL && *env != '\0')
+			pressurepath = env;
+		else
+			pressurepath = "/proc/pressure/cpu";
+		/* Read once now: a kernel without PSI is a usage error, not a failed round. */
+		readpressure();
+	}
 	/* The file's two decimals, not getloadavg's binary fixed point. */
 	if ((env = getenv("PERFGATE_LOADAVG")) != NULL && *env != '\0')
 		loadpath = env;
@@ -469,14 +540,14 @@ main(int argc, char *argv[])
 			rlen = 0;
 			if (used == retries) {
 				erase();
-				die("round %ld: the load gate stayed closed: load average %s at or above %s after the round, and all %ld retries are used",
-				    round, lbuf, gbuf, retries);
+				die("round %ld: the load gate stayed closed: %s %s at or above %s after the round, and all %ld retries are used",
+				    round, gaugename(), lbuf, gbuf, retries);
 			}
 			used++;
 			runstotal += (long)nsides;
 			erase();
-			warnmsg("round %ld discarded: load average %s at or above %s after it (retry %ld of %ld)",
-			    round, lbuf, gbuf, used, retries);
+			warnmsg("round %ld discarded: %s %s at or above %s after it (retry %ld of %ld)",
+			    round, gaugename(), lbuf, gbuf, used, retries);
 		}
 		rflush();
 	}

@@ -71,7 +71,8 @@ RUNS ?= $(or $(shell sed -n '/^\[/q; s/^[ 	]*runs[ 	]*=[ 	]*\([0-9][0-9]*\).*/\1
 # Seconds: one build, one run of a side.
 GATE_BUILD_TIMEOUT ?= 300
 GATE_TIMEOUT ?= 120
-# More options for alternate, for example the load gate: -l 1.5.
+# More options for alternate, for example the load gate: -l 1.5, or on CPU
+# pressure: -p -l 10.
 GATE_ALTERNATE_FLAGS ?=
 # How many more blocks of RUNS rounds a regression may be measured with
 # when it lies within the noise of its own measurement (gate.sh, doubtful).
@@ -152,7 +153,7 @@ $(GATEDIR)/runs.jsonl: $(GATEDIR)/base/built $(GATEDIR)/head/built $(GATEDIR)/ru
 	    $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM))
 
 $(GATEDIR)/stats.jsonl: $(GATEDIR)/runs.jsonl
-	@$(PERFGATE_BIN)/minjson -x round,slot,load -s min,q1,median,q3 $< > $@.tmp || \
+	@$(PERFGATE_BIN)/minjson -x round,slot,load,pressure -s min,q1,median,q3 $< > $@.tmp || \
 	    $(GATE_SH) fail $(GATEDIR) both statistics "minjson failed on $<"
 	@mv -f $@.tmp $@
 

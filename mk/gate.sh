@@ -236,11 +236,11 @@ alternate_block() {
 # round. The rule is the same (cmpbudget's), only the base figure differs.
 doubtful() {
 	[ -n "$3" ] && [ -f "$3" ] || return 1
-	"$2/minjson" -x round,slot,load -s min "$1/runs.jsonl.tmp" > "$1/doubt.min" 2>/dev/null || return 1
+	"$2/minjson" -x round,slot,load,pressure -s min "$1/runs.jsonl.tmp" > "$1/doubt.min" 2>/dev/null || return 1
 	"$2/cmpbudget" -b "$3" "$1/doubt.min" > /dev/null 2>&1
 	[ $? = 1 ] || return 1
 	# Base's maximum, renamed its minimum, against head's minimum.
-	"$2/minjson" -x round,slot,load -s max "$1/runs.jsonl.tmp" 2>/dev/null |
+	"$2/minjson" -x round,slot,load,pressure -s max "$1/runs.jsonl.tmp" 2>/dev/null |
 	    sed -n 's/^{"side":"base","stat":"max",/{"side":"base","stat":"min",/p' > "$1/doubt.max" &&
 	    grep '^{"side":"head","stat":"min",' "$1/doubt.min" >> "$1/doubt.max" || return 1
 	# Status 0: ok against base's slowest round, so doubtful.

@@ -10,6 +10,15 @@ setup() {
 	# A load file that lets the gate open, unless a test changes it.
 	export PERFGATE_LOADAVG=$BATS_TEST_TMPDIR/loadavg
 	setload 0.10
+	# And a CPU pressure file for -p, likewise.
+	export PERFGATE_PRESSURE=$BATS_TEST_TMPDIR/pressure
+	setpressure 0.50
+}
+
+setpressure() {
+	printf 'some avg10=%s avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' \
+	    "$1" >"$PERFGATE_PRESSURE.tmp"
+	mv "$PERFGATE_PRESSURE.tmp" "$PERFGATE_PRESSURE"
 }
 
 # Replace the faked load file in one step, so alternate never reads half of it.
@@ -316,9 +325,9 @@ williams_check() {
 
 @test "alternate: usage errors are exit 2" {
 	run -2 --separate-stderr alternate
-	[ "$stderr" = "usage: alternate [-c cpu] [-l maxload] [-L wait] [-o file] [-r rounds] [-R retries] [-t timeout] name=command ..." ]
+	[ "$stderr" = "usage: alternate [-c cpu] [-l maxload] [-L wait] [-o file] [-p] [-r rounds] [-R retries] [-t timeout] name=command ..." ]
 	run -2 --separate-stderr alternate -x a=true
-	[ "${stderr_lines[1]}" = "usage: alternate [-c cpu] [-l maxload] [-L wait] [-o file] [-r rounds] [-R retries] [-t timeout] name=command ..." ]
+	[ "${stderr_lines[1]}" = "usage: alternate [-c cpu] [-l maxload] [-L wait] [-o file] [-p] [-r rounds] [-R retries] [-t timeout] name=command ..." ]
 	run -2 --separate-stderr alternate -r
 	[[ ${stderr_lines[1]} == usage:* ]]
 	[ -z "$output" ]
@@ -377,7 +386,7 @@ williams_check() {
 	printf '#!/bin/sh\n: new\n' >new
 	chmod +x old new
 	mapfile -t ex < <(sed -n '/^\.Sh EXAMPLES/,/^\.Sh /s/^\.Dl //p' "$TOP/man/alternate.1")
-	[ "${#ex[@]}" -eq 4 ]
+	[ "${#ex[@]}" -eq 5 ]
 
 	run -0 --separate-stderr sh -c "${ex[0]}"
 	[ -z "$stderr" ]
@@ -396,6 +405,40 @@ williams_check() {
 	[ -z "$stderr" ]
 	[ "$(echo "$output" | jq -r .side | paste -sd ' ')" = "old new" ]
 	echo "$output" | jq -e 'select(.side == "new") | .wall_ns > 0 and .n == 3'
+
+	rm -f runs.jsonl
+	run -0 --separate-stderr sh -c "${ex[4]}"
+	[ -z "$stderr" ]
+	[ "$(wc -l <runs.jsonl)" -eq 8 ]
+	[ "$(head -n 4 runs.jsonl | jq -c '[.side, .load, .pressure, .t_ns]' | paste -sd ' ')" = \
+	    '["base",0.1,0.5,4] ["head",0.1,0.5,4] ["head",0.1,0.5,4] ["base",0.1,0.5,4]' ]
+}
+
+@test "alternate: -p gates on the CPU pressure, not the load average" {
+	setload 50
+	setpressure 12.25
+	run -2 --separate-stderr alternate -p -l 10 -L 0.6 a="$A/metric.sh"
+	[ "$output" = "" ]
+	[ "$stderr" = "alternate: round 1: the load gate stayed closed: CPU pressure 12.25 still at or above 10 after 0.6 s" ]
+	# The pressure falls: the gate opens although the load average stays high.
+	(sleep 0.3; setpressure 3.00) &
+	run -0 --separate-stderr alternate -p -l 10 -L 5 -r 1 a="$A/metric.sh"
+	wait
+	[ "$(echo "$output" | jq -c '[.load, .pressure]')" = '[50,3]' ]
+}
+
+@test "alternate: -p rejects a pressure file it cannot read, and a metric named pressure" {
+	echo 'nothing like PSI' >"$PERFGATE_PRESSURE"
+	run -2 --separate-stderr alternate -p a="$A/metric.sh"
+	[ "$stderr" = "alternate: $PERFGATE_PRESSURE:1: expected \"some avg10=\"" ]
+	PERFGATE_PRESSURE=$BATS_TEST_TMPDIR/none run -2 --separate-stderr alternate -p a="$A/metric.sh"
+	[ "$stderr" = "alternate: $BATS_TEST_TMPDIR/none: No such file or directory" ]
+	setpressure 0.5
+	run -2 --separate-stderr alternate -p a='echo "{\"pressure\":1}"'
+	[[ "${stderr_lines[0]}" == 'alternate: side a, round 1: metric "pressure" clashes with a key of alternate'* ]]
+	# Without -p, "pressure" is a metric like any other.
+	run -0 --separate-stderr alternate -r 1 a='echo "{\"pressure\":1}"'
+	[ "$(echo "$output" | jq .pressure)" = 1 ]
 }
 
 @test "alternate: a bad option is exit 2 with the tool's own message and the usage line" {
