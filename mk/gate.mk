@@ -75,7 +75,8 @@ GATE_TIMEOUT ?= 120
 # pressure: -p -l 10.
 GATE_ALTERNATE_FLAGS ?=
 # How many more blocks of RUNS rounds a regression may be measured with
-# when it lies within the noise of its own measurement (gate.sh, doubtful).
+# before it is reported: one always, more while it lies within the noise of
+# its own measurement (gate.sh, doubtful).
 GATE_CONFIRM ?= 2
 
 # How a side is built and benchmarked. Both run with GATE_SIDE set to the

@@ -230,15 +230,21 @@ alternate_block() {
 	return "$status"
 }
 
+# regresses GATEDIR BINDIR BUDGET: whether the rounds so far regress, by
+# cmpbudget's rule on each side's minimum.
+regresses() {
+	[ -n "$3" ] && [ -f "$3" ] || return 1
+	"$2/minjson" -x round,slot,load,pressure -s min "$1/runs.jsonl.tmp" > "$1/doubt.min" 2>/dev/null || return 1
+	"$2/cmpbudget" -b "$3" "$1/doubt.min" > /dev/null 2>&1
+	[ $? = 1 ]
+}
+
 # doubtful GATEDIR BINDIR BUDGET: whether the rounds so far regress only
 # through the noise of this very measurement: some metric regresses (head's
 # minimum over base's minimum), but none would against base's slowest
 # round. The rule is the same (cmpbudget's), only the base figure differs.
 doubtful() {
-	[ -n "$3" ] && [ -f "$3" ] || return 1
-	"$2/minjson" -x round,slot,load,pressure -s min "$1/runs.jsonl.tmp" > "$1/doubt.min" 2>/dev/null || return 1
-	"$2/cmpbudget" -b "$3" "$1/doubt.min" > /dev/null 2>&1
-	[ $? = 1 ] || return 1
+	regresses "$@" || return 1
 	# Base's maximum, renamed its minimum, against head's minimum.
 	"$2/minjson" -x round,slot,load,pressure -s max "$1/runs.jsonl.tmp" 2>/dev/null |
 	    sed -n 's/^{"side":"base","stat":"max",/{"side":"base","stat":"min",/p' > "$1/doubt.max" &&
@@ -252,16 +258,25 @@ cmd_measure() {
 	rm -f "$dir/runs.jsonl.tmp" "$dir/doubt.min" "$dir/doubt.max"
 	echo "gate: measuring base and head, $runs rounds" >&2
 	alternate_block "$dir" "$bin" "$runs" "$timeout" "$flags" base head
-	# A regression that only the noise of this measurement could make is
-	# measured again: up to CONFIRM more blocks of RUNS rounds, each
-	# starting with the side the last one did not, judged over all rounds.
-	# More rounds can only lower each side's minimum towards its true
-	# figure, so a real regression stays one; the rule is not loosened.
+	# A regression is measured again before it is reported: one more block
+	# of RUNS rounds always, and up to CONFIRM in all while it stays within
+	# the noise of this very measurement, each block starting with the side
+	# the last one did not, judged over all rounds. A few rounds of one side
+	# can all fall in a slow spell of the machine; more rounds can only
+	# lower each side's minimum towards its true figure, so a real
+	# regression stays one: the rule is not loosened.
 	first=head second=base
-	while [ "$status" = 0 ] && [ "$confirm" -gt 0 ] && doubtful "$dir" "$bin" "$budget"; do
-		echo "gate: a regression within this measurement's own noise: $runs more rounds" >&2
+	blocks=0
+	while [ "$status" = 0 ] && [ "$blocks" -lt "$confirm" ]; do
+		if [ $blocks = 0 ]; then
+			regresses "$dir" "$bin" "$budget" || break
+			echo "gate: a regression, measured again to confirm it: $runs more rounds" >&2
+		else
+			doubtful "$dir" "$bin" "$budget" || break
+			echo "gate: a regression within this measurement's own noise: $runs more rounds" >&2
+		fi
 		alternate_block "$dir" "$bin" "$runs" "$timeout" "$flags" "$first" "$second"
-		confirm=$((confirm - 1))
+		blocks=$((blocks + 1))
 		set -- "$second" "$first"
 		first=$1 second=$2
 	done
