@@ -128,6 +128,43 @@ rflush(void)
 	rlen = 0;
 }
 
+/* The start of a small file such as /proc/loadavg, as a string; or exit 2. */
+static void
+readsmall(const char *path, char *buf, size_t size)
+{
+	FILE *fp;
+	size_t n;
+
+	if ((fp = fopen(path, "r")) == NULL) {
+		erase();
+		die("%s:", path);
+	}
+	n = fread(buf, 1, size - 1, fp);
+	if (ferror(fp)) {
+		erase();
+		die("%s:", path);
+	}
+	fclose(fp);
+	buf[n] = '\0';
+}
+
+/* A gauge's figure at s, ended by a blank or the end of the line; or exit 2. */
+static double
+gaugenum(const char *s, const char *path, const char *what)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || (*end != '\0' && *end != ' ' && *end != '\n') ||
+	    errno == ERANGE || !isfinite(v) || v < 0) {
+		erase();
+		die("%s:1: expected %s", path, what);
+	}
+	return v;
+}
+
 /*
  * The 1-minute load average: the first field of loadpath (PERFGATE_LOADAVG,
  * else /proc/loadavg), or getloadavg(3) where there is no such file.
@@ -135,10 +172,8 @@ rflush(void)
 static double
 readload(void)
 {
-	char line[128], *end;
+	char line[128];
 	double v;
-	FILE *fp;
-	size_t n;
 
 	if (loadpath == NULL) {
 		if (getloadavg(&v, 1) != 1) {
@@ -147,25 +182,8 @@ readload(void)
 		}
 		return v;
 	}
-	if ((fp = fopen(loadpath, "r")) == NULL) {
-		erase();
-		die("%s:", loadpath);
-	}
-	n = fread(line, 1, sizeof line - 1, fp);
-	if (ferror(fp)) {
-		erase();
-		die("%s:", loadpath);
-	}
-	fclose(fp);
-	line[n] = '\0';
-	errno = 0;
-	v = strtod(line, &end);
-	if (end == line || (*end != '\0' && *end != ' ' && *end != '\n') ||
-	    errno == ERANGE || !isfinite(v) || v < 0) {
-		erase();
-		die("%s:1: expected a load average", loadpath);
-	}
-	return v;
+	readsmall(loadpath, line, sizeof line);
+	return gaugenum(line, loadpath, "a load average");
 }
 
 /*
@@ -177,34 +195,14 @@ readload(void)
 static double
 readpressure(void)
 {
-	char line[256], *p, *end;
-	double v;
-	FILE *fp;
-	size_t n;
+	char line[256], *p;
 
-	if ((fp = fopen(pressurepath, "r")) == NULL) {
-		erase();
-		die("%s:", pressurepath);
-	}
-	n = fread(line, 1, sizeof line - 1, fp);
-	if (ferror(fp)) {
-		erase();
-		die("%s:", pressurepath);
-	}
-	fclose(fp);
-	line[n] = '\0';
+	readsmall(pressurepath, line, sizeof line);
 	if (strncmp(line, "some ", 5) != 0 || (p = strstr(line, "avg10=")) == NULL) {
 		erase();
 		die("%s:1: expected \"some avg10=\"", pressurepath);
 	}
-	errno = 0;
-	v = strtod(p + 6, &end);
-	if (end == p + 6 || (*end != ' ' && *end != '\n' && *end != '\0') ||
-	    errno == ERANGE || !isfinite(v) || v < 0) {
-		erase();
-		die("%s:1: expected a CPU pressure after avg10=", pressurepath);
-	}
-	return v;
+	return gaugenum(p + 6, pressurepath, "a CPU pressure after avg10=");
 }
 
 /* What the gate reads: the load average, or with -p the CPU pressure. */

@@ -106,20 +106,17 @@ define gate_side_rules
 $(1)_KIND := $$(call gate_kind,$(2))
 $(1)_SIDE := $$(abspath $$(if $$(filter tree,$$($(1)_KIND)),$(2),$$(GATEDIR)/$(1)$$(if $$(filter rev,$$($(1)_KIND)),/tree/$$(gate_prefix))))
 
-$$(GATEDIR)/$(1).id: GATE_SIDE = $$($(1)_SIDE)
-$$(GATEDIR)/$(1).id: GATE_FILE = $$(notdir $(2))
-$$(GATEDIR)/$(1).id: GATE_CC = $(3)
-$$(GATEDIR)/$(1).id: GATE_CFLAGS = $(4)
+# The side's tree, file, compiler and flags, for its identity and its build.
+$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_SIDE = $$($(1)_SIDE)
+$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_FILE = $$(notdir $(2))
+$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_CC = $(3)
+$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_CFLAGS = $(4)
 $$(GATEDIR)/$(1).id: FORCE | $$(BUDGET)
 	@mkdir -p $$(GATEDIR)
 	@$$(GATE_SH) id $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(call gate_q,$$(GATE_CC)) \
 	    $$(call gate_q,$$(GATE_CFLAGS)) $$(call gate_q,$$(GATE_BUILD)) $$(call gate_q,$$(GATE_BENCH)) \
 	    $$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC)) $$(GATE_HEADERS)
 
-$$(GATEDIR)/$(1)/built: GATE_SIDE = $$($(1)_SIDE)
-$$(GATEDIR)/$(1)/built: GATE_FILE = $$(notdir $(2))
-$$(GATEDIR)/$(1)/built: GATE_CC = $(3)
-$$(GATEDIR)/$(1)/built: GATE_CFLAGS = $(4)
 $$(GATEDIR)/$(1)/built: $$(GATEDIR)/$(1).id
 	@GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
 	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) build $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(GATE_SIDE) \

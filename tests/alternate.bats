@@ -442,10 +442,5 @@ williams_check() {
 }
 
 @test "alternate: a bad option is exit 2 with the tool's own message and the usage line" {
-	run -2 --separate-stderr alternate -Z
-	[ "${stderr_lines[0]}" = "alternate: unknown option -Z" ]
-	[[ "${stderr_lines[1]}" == "usage: alternate "* ]]
-	run -2 --separate-stderr alternate -r
-	[ "${stderr_lines[0]}" = "alternate: option -r needs an argument" ]
-	[ "$output" = "" ]
+	bad_options alternate r
 }

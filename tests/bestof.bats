@@ -356,10 +356,5 @@ examples=(
 }
 
 @test "bestof: a bad option is exit 2 with the tool's own message and the usage line" {
-	run -2 --separate-stderr bestof -Z
-	[ "${stderr_lines[0]}" = "bestof: unknown option -Z" ]
-	[[ "${stderr_lines[1]}" == "usage: bestof "* ]]
-	run -2 --separate-stderr bestof -n
-	[ "${stderr_lines[0]}" = "bestof: option -n needs an argument" ]
-	[ "$output" = "" ]
+	bad_options bestof n
 }

@@ -409,12 +409,7 @@ badinput() {
 }
 
 @test "cmpbudget: a bad option is exit 2 with the tool's own message and the usage line" {
-	run -2 --separate-stderr cmpbudget -Z
-	[ "${stderr_lines[0]}" = "cmpbudget: unknown option -Z" ]
-	[[ "${stderr_lines[1]}" == "usage: cmpbudget "* ]]
-	run -2 --separate-stderr cmpbudget -b
-	[ "${stderr_lines[0]}" = "cmpbudget: option -b needs an argument" ]
-	[ "$output" = "" ]
+	bad_options cmpbudget b
 }
 
 @test "cmpbudget: the table shows long numbers to six digits, the records keep them whole" {

@@ -260,12 +260,7 @@ rejects() {	# rejects INPUT MESSAGE
 }
 
 @test "minjson: a bad option is exit 2 with the tool's own message and the usage line" {
-	run -2 --separate-stderr minjson -Z
-	[ "${stderr_lines[0]}" = "minjson: unknown option -Z" ]
-	[[ "${stderr_lines[1]}" == "usage: minjson "* ]]
-	run -2 --separate-stderr minjson -k
-	[ "${stderr_lines[0]}" = "minjson: option -k needs an argument" ]
-	[ "$output" = "" ]
+	bad_options minjson k
 }
 
 @test "minjson: a bad line after lines of the same layout gets the same message" {
