@@ -12,7 +12,7 @@ LDLIBS = -lm
 
 # Required flags, kept apart so that `make CFLAGS=-O0` still builds.
 PG_CFLAGS = -std=c11
-PG_CPPFLAGS = -D_GNU_SOURCE -Ibin
+PG_CPPFLAGS = -D_GNU_SOURCE -Ibin -Ibench
 
 # The kernels checked and benchmarked: any file that defines kata/kernels.h.
 KATA = kata/kernels.c
@@ -22,7 +22,7 @@ SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
 LIBOBJ = $(LIBSRC:.c=.o)
-HDR = $(wildcard bin/*.h)
+HDR = $(wildcard bin/*.h) bench/sha256.h
 MAN1 = $(TOOLS:%=man/%.1)
 MAN7 = man/perfgate.7
 

@@ -6,7 +6,7 @@ mkdir -p "$out"
 status=0
 for cc in gcc clang tcc; do
 	command -v "$cc" >/dev/null 2>&1 || { echo "warnings: $cc not found" >&2; status=1; continue; }
-	for src in bin/*.c kata/*.c bench/*.c; do
+	for src in bin/*.c kata/*.c bench/*.c tests/unit/*.c; do
 		[ -e "$src" ] || continue
 		obj="$out/$cc-$(echo "$src" | tr / _).o"
 		log=$("$cc" -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -Ibin -Ikata -Ibench -c -o "$obj" "$src" 2>&1)
