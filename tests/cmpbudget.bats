@@ -385,6 +385,184 @@ badinput() {
 	[ -c /dev/full ]
 }
 
+# Paired ratios, -n, -S, -u, [higher]: issue 10's additions.
+
+@test "cmpbudget -n prints the budget file's runs, 3 when it has none" {
+	run -0 --separate-stderr cmpbudget -b "$D/pairs.toml" -n
+	[ "$output" = 8 ]
+	[ -z "$stderr" ]
+	printf '[budget]\na_ns = 1\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml -n
+	[ "$output" = 3 ]
+}
+
+@test "cmpbudget -n on a bad budget file is exit 2 with file:line and nothing on stdout" {
+	printf 'runs = 3.5\n[budget]\na_ns = 1\n' >b.toml
+	run -2 --separate-stderr cmpbudget -b b.toml -n
+	[ "$stderr" = 'cmpbudget: b.toml:1: runs must be a whole number from 1 to 1000000' ]
+	[ -z "$output" ]
+	printf '# runs as a string\nruns = "4"\n[budget]\na_ns = 1\n' >b.toml
+	run -2 --separate-stderr cmpbudget -b b.toml -n
+	[ "$stderr" = 'cmpbudget: b.toml:2: runs must be a whole number from 1 to 1000000' ]
+	[ -z "$output" ]
+	run -2 --separate-stderr cmpbudget -b nothere.toml -n
+	[ "$stderr" = 'cmpbudget: nothere.toml: No such file or directory' ]
+}
+
+@test "cmpbudget names the budget file and its SHA-256 in every record" {
+	run -1 --separate-stderr cmpbudget -b quart.toml "$D/quart.jsonl"
+	[ "$(echo "$output" | jq -r .budget_sha256 | sort -u)" = "$(sha256sum <quart.toml | cut -c1-64)" ]
+	[ "$(echo "${lines[-1]}" | jq -r .budget)" = quart.toml ]
+}
+
+@test "cmpbudget -S base=max judges base's maximum against head's minimum" {
+	printf '[budget]\nx_ns = 0.25\n' >b.toml
+	{ echo '{"side":"base","stat":"min","x_ns":8}'
+	  echo '{"side":"base","stat":"max","x_ns":9}'
+	  echo '{"side":"head","stat":"min","x_ns":10.5}'
+	  echo '{"side":"head","stat":"max","x_ns":12}'; } >in.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml in.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.verdict]')" = '[8,10.5,"regressed"]' ]
+	run -0 --separate-stderr cmpbudget -b b.toml -S base=max in.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.verdict]')" = '[9,10.5,"ok"]' ]
+	run -1 --separate-stderr cmpbudget -b b.toml -S head=max -s max in.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.verdict]')" = '[9,12,"regressed"]' ]
+	run -2 --separate-stderr cmpbudget -b b.toml -S base=median in.jsonl
+	[ "$stderr" = 'cmpbudget: no record of side "base" with stat "median"' ]
+}
+
+@test "cmpbudget -S takes base=stat or head=stat" {
+	run -2 --separate-stderr cmpbudget -S old=max "$D/worked.jsonl"
+	[ "${stderr_lines[0]}" = 'cmpbudget: -S old=max: expected base=stat or head=stat' ]
+	[[ "${stderr_lines[1]}" == 'usage: cmpbudget '* ]]
+	run -2 --separate-stderr cmpbudget -S base= "$D/worked.jsonl"
+	[ "${stderr_lines[0]}" = 'cmpbudget: -S base=: expected base=stat or head=stat' ]
+}
+
+@test "cmpbudget improvements beyond the mirror are improved, listed, and do not fail" {
+	printf '[budget]\nx_ns = 0.25\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":8.0}\n{"side":"head","stat":"min","x_ns":%s}\n' 6.0 >in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml -m out.md in.jsonl
+	[ "$(echo "$output" | jq -c '[.verdict,.improved]' | tr '\n' ' ')" = '["ok",null] ["ok",[]] ' ]
+	printf '{"side":"base","stat":"min","x_ns":8.0}\n{"side":"head","stat":"min","x_ns":%s}\n' 5.99 >in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml -m out.md in.jsonl
+	[ "$(echo "$output" | jq -c '[.verdict,.improved]' | tr '\n' ' ')" = '["improved",null] ["ok",["x_ns"]] ' ]
+	[[ "${stderr_lines[1]}" == 'x_ns     8.0  5.99  -25.1        25  improved  '* ]]
+	[ "$(sed -n 1p out.md)" = '**cmpbudget: ok**: 1 metric within budget; improved: `x_ns`' ]
+}
+
+@test "cmpbudget [higher]: a throughput regresses when it falls below base (1 - budget)" {
+	printf '[higher]\nops = 0.25\n' >b.toml
+	for h in 6.0:ok 5.99:regressed 10.0:ok 10.01:improved; do
+		printf '{"side":"base","stat":"min","ops":8.0}\n{"side":"head","stat":"min","ops":%s}\n' "${h%:*}" >in.jsonl
+		run --separate-stderr cmpbudget -b b.toml in.jsonl
+		[ "$(echo "${lines[0]}" | jq -r '.better + " " + .verdict')" = "higher ${h#*:}" ]
+	done
+	[ "${stderr_lines[1]}" = 'ops ↑    8.0  10.01  +25.1        25  improved  -               -' ]
+}
+
+@test "cmpbudget [higher]: budgets below 1, a metric in one section only" {
+	badbudget '[higher]\na_ns = 1\n' '2: budget of a_ns must be below 1 in [higher]'
+	badbudget '[budget]\na_ns = 0.1\n[higher]\na_ns = 0.1\n' '4: a_ns is budgeted twice (first on line 2)'
+	badbudget '[higher]\n[budget]\n' '1: [budget] names no metric'
+}
+
+@test "cmpbudget -u makes a metric that the budget does not name an error" {
+	run -2 --separate-stderr cmpbudget -b quart.toml -u "$D/quart.jsonl"
+	[ "$(echo "${lines[-1]}" | jq -c '[.verdict,.error,.unbudgeted]')" = '["error","extra_kb: not in the budget file (-u)",["extra_kb"]]' ]
+	[ "${stderr_lines[-1]}" = 'cmpbudget: extra_kb: not in the budget file (-u)' ]
+}
+
+@test "cmpbudget -r: paired ratios say slower, faster and same, and name each side" {
+	minjson -x round,slot,load -s min "$D/pairs.jsonl" >stats.jsonl
+	run -1 --separate-stderr cmpbudget -b "$D/pairs.toml" -r "$D/pairs.jsonl" stats.jsonl
+	[ "$output" = "$(sed "s|\"budget\":\"pairs.toml\"|\"budget\":\"$D/pairs.toml\"|" "$D/pairs.out")" ]
+	[ "$stderr" = "$(cat "$D/pairs.err")" ]
+	[ "$(echo "${lines[-1]}" | jq -c '[.base,.head]')" = '[{"source":"sha256:aaaa","cc":"cc 12"},{"source":"sha256:bbbb","cc":"cc 12"}]' ]
+}
+
+@test "cmpbudget -r: the interval is the order statistics [r(k), r(n+1-k)] of the sorted ratios" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":100}\n' >stats.jsonl
+	# Ratios 1.01 .. 1.09 in a shuffled order: 9 rounds at 0.95 give k = 2.
+	for r in 1:105 2:101 3:109 4:103 5:107 6:102 7:108 8:104 9:106; do
+		printf '{"side":"base","round":%s,"x_ns":100}\n{"side":"head","round":%s,"x_ns":%s}\n' "${r%:*}" "${r%:*}" "${r#*:}"
+	done >runs.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.rounds,.ratio,.ratio_lo,.ratio_hi,.floor,.outcome]')" = '[9,1.05,1.02,1.08,0.05,"same"]' ]
+	run -0 --separate-stderr cmpbudget -b b.toml -f 0.01 -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.ratio_lo,.ratio_hi,.floor,.outcome]')" = '[1.02,1.08,0.01,"slower"]' ]
+	[[ "${stderr_lines[1]}" == *'  1.050 [1.020,1.080]  slower' ]]
+	# At 0.99, 9 rounds give only k = 1: the extremes.
+	run -0 --separate-stderr cmpbudget -b b.toml -c 0.99 -f 0.01 -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.ratio_lo,.ratio_hi,.confidence]')" = '[1.01,1.09,0.99]' ]
+	[ "${stderr_lines[0]}" = 'metric  base  head   Δ %  budget %  verdict  ratio (99% CI)       outcome' ]
+	[ "${stderr_lines[1]}" = 'x_ns     100   100  +0.0        20  ok       1.050 [1.010,1.090]  same' ]
+}
+
+@test "cmpbudget -r: 3 rounds are too few at 0.95, enough at 0.75" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":150}\n' >stats.jsonl
+	for r in 1 2 3; do
+		printf '{"side":"base","round":%s,"x_ns":100}\n{"side":"head","round":%s,"x_ns":15%s}\n' $r $r $r
+	done >runs.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.rounds,.ratio,.ratio_lo,.ratio_hi,.outcome]')" = '[3,1.52,null,null,"too few rounds"]' ]
+	[[ "${stderr_lines[1]}" == *'  1.520           too few rounds' ]]
+	run -1 --separate-stderr cmpbudget -b b.toml -c 0.75 -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.ratio_lo,.ratio_hi,.outcome]')" = '[1.51,1.53,"slower"]' ]
+}
+
+@test "cmpbudget -r: identical sides never cry wolf, even over many rounds" {
+	printf '[budget]\nx_ns = 0.2\ny_ns = 0.2\n' >b.toml
+	# A machine that drifts and wobbles, the same for both sides: 40 rounds.
+	/usr/bin/python3 -c '
+import random
+random.seed(7)
+for r in range(1, 41):
+    for s in ("base", "head"):
+        print("{\"side\":\"%s\",\"round\":%d,\"x_ns\":%.1f,\"y_ns\":%.1f}" % (s, r,
+            100 * (1 + r / 40) * random.uniform(0.9, 1.3), 50 * random.lognormvariate(0, 0.1)))' >runs.jsonl
+	minjson -x round -s min runs.jsonl >stats.jsonl
+	run --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "$output" | jq -r 'select(.metric) | .outcome' | sort -u)" = same ]
+}
+
+@test "cmpbudget -r: a side's identity must not change, a round must not repeat" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":100}\n' >stats.jsonl
+	printf '{"side":"base","cc":"a","round":1,"x_ns":1}\n{"side":"base","cc":"b","round":2,"x_ns":1}\n' >runs.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: runs.jsonl:2: the string members of side "base" differ from its first record'"'"'s (line 1)' ]
+	printf '{"side":"base","cc":"a","round":1,"x_ns":1}\n{"side":"base","round":2,"x_ns":1}\n' >runs.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[[ "$stderr" == 'cmpbudget: runs.jsonl:2: the string members of side "base" differ'* ]]
+	printf '{"side":"base","round":1,"x_ns":1}\n{"side":"head","round":1,"x_ns":1}\n{"side":"head","round":1,"x_ns":1}\n' >runs.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: runs.jsonl:3: second record for side "head", round 1 (first at line 2)' ]
+	[ "$(echo "$output" | jq -r .verdict)" = error ]
+	printf '{"side":"base","x_ns":1}\n' >runs.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: runs.jsonl:1: no number "round": not a record of alternate' ]
+	run -2 --separate-stderr cmpbudget -b b.toml -r nothere.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: nothere.jsonl: No such file or directory' ]
+}
+
+@test "cmpbudget the table of the kata's four metrics fits in 100 columns" {
+	printf '[budget]\nmatmul_ns = 0.3\nsum_ns = 0.2\nrmsnorm_ns = 0.2\ncount_below_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","matmul_ns":708131.2,"sum_ns":758.7568359375,"rmsnorm_ns":6192.3,"count_below_ns":82.74074074074075}\n' >stats.jsonl
+	printf '{"side":"head","stat":"min","matmul_ns":5366712,"sum_ns":14283.1,"rmsnorm_ns":99600.7,"count_below_ns":247.64}\n' >>stats.jsonl
+	for r in 1 2 3 4 5 6; do
+		printf '{"side":"base","round":%s,"matmul_ns":708131.2,"sum_ns":758.7,"rmsnorm_ns":6192.3,"count_below_ns":82.7}\n' $r
+		printf '{"side":"head","round":%s,"matmul_ns":5366712,"sum_ns":14283.1,"rmsnorm_ns":99600.7,"count_below_ns":247.6}\n' $r
+	done >runs.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	for l in "${stderr_lines[@]}"; do
+		[ "$(printf '%s' "$l" | wc -m)" -le 100 ]
+	done
+	[ "${#stderr_lines[@]}" -eq 5 ]
+}
+
 # The man page's EXAMPLES, each run as written.
 @test "cmpbudget man EXAMPLES: minjson -s min,q1,q3 runs.jsonl | cmpbudget" {
 	cp "$D/quart.toml" budget.toml
@@ -415,12 +593,37 @@ badinput() {
 	[ "${lines[2]}" = '{"verdict":"ok","regressed":[],"metrics":2,"improved":[],"unbudgeted":[],"budget":"alt.toml","budget_sha256":"'$(sha alt.toml)'"}' ]
 }
 
+@test "cmpbudget man EXAMPLES: cmpbudget -b budget.toml -n" {
+	run -0 --separate-stderr cmpbudget -b budget.toml -n
+	[ "$output" = 3 ]
+}
+
+@test "cmpbudget man EXAMPLES: cmpbudget -c 0.9 -r runs.jsonl stats.jsonl" {
+	cp "$D/pairs.toml" budget.toml
+	cp "$D/pairs.jsonl" runs.jsonl
+	minjson -x round,slot,load -s min runs.jsonl >stats.jsonl
+	run -1 --separate-stderr cmpbudget -c 0.9 -r runs.jsonl stats.jsonl
+	[ "$(echo "$output" | jq -r 'select(.metric) | .outcome' | tr '\n' ' ')" = 'slower faster same faster ' ]
+	[ "$(echo "$output" | jq -r 'select(.metric) | .confidence' | sort -u)" = 0.9 ]
+}
+
+@test "cmpbudget man EXAMPLES: minjson -s min,max runs.jsonl | cmpbudget -S base=max" {
+	cp "$D/quart.toml" budget.toml
+	cp "$D/runs.jsonl" runs.jsonl
+	run -0 --separate-stderr sh -c 'minjson -s min,max runs.jsonl | cmpbudget -S base=max'
+	# Base's maxima are 115: slow_ns 120 is within 10 % of it, fast_ns 80 still improved.
+	[ "$(echo "$output" | jq -c 'select(.metric) | [.base,.head,.verdict]' | tr '\n' ' ')" = '[115,120,"ok"] [115,80,"improved"] [115,101,"ok"] ' ]
+}
+
 @test "cmpbudget man EXAMPLES are the ones tested here" {
 	[ "$(grep -A1000 '^\.Sh EXAMPLES' "$TOP/man/cmpbudget.1" | grep '^\.Dl' | sed 's/^\.Dl //')" = "$(printf '%s\n' \
 		'minjson -s min,q1,q3 runs.jsonl | cmpbudget' \
 		'cmpbudget -m verdict.md stats.jsonl > verdict.jsonl' \
 		"jq -r '.regressed[]?' verdict.jsonl" \
-		'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl')" ]
+		'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl' \
+		'cmpbudget -b budget.toml -n' \
+		'cmpbudget -c 0.9 -r runs.jsonl stats.jsonl' \
+		'minjson -s min,max runs.jsonl | cmpbudget -S base=max')" ]
 }
 
 @test "cmpbudget: a bad option is exit 2 with the tool's own message and the usage line" {
