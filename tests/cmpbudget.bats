@@ -611,8 +611,8 @@ for r in range(1, 41):
 	cp "$D/quart.toml" budget.toml
 	cp "$D/runs.jsonl" runs.jsonl
 	run -0 --separate-stderr sh -c 'minjson -s min,max runs.jsonl | cmpbudget -S base=max'
-	# Base's maxima are 115: slow_ns 120 is within 10 % of it, fast_ns 80 still improved.
-	[ "$(echo "$output" | jq -c 'select(.metric) | [.base,.head,.verdict]' | tr '\n' ' ')" = '[115,120,"ok"] [115,80,"improved"] [115,101,"ok"] ' ]
+	# Base's maxima are 115: slow_ns 120 is within 10 % of it; 80 and 101 are below 103.5.
+	[ "$(echo "$output" | jq -c 'select(.metric) | [.base,.head,.verdict]' | tr '\n' ' ')" = '[115,120,"ok"] [115,80,"improved"] [115,101,"improved"] ' ]
 }
 
 @test "cmpbudget man EXAMPLES are the ones tested here" {
