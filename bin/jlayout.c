@@ -3,7 +3,6 @@
  * keys (jlayout.h): a line whose text between the values is the last
  * record's, byte for byte, needs only its values parsed.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,40 +10,6 @@
 #include "jnum.h"
 #include "json.h"
 #include "util.h"
-
-/* Equal bytes, by words: gaps are short and mostly equal. */
-static int
-sametext(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	uint32_t u, v;
-
-	if (n >= 8) {
-		for (; n > 8; n -= 8, a += 8, b += 8) {
-			memcpy(&x, a, 8);
-			memcpy(&y, b, 8);
-			if (x != y)
-				return 0;
-		}
-		/* The last 8 bytes, overlapping what was compared. */
-		memcpy(&x, a + n - 8, 8);
-		memcpy(&y, b + n - 8, 8);
-		return x == y;
-	}
-	if (n >= 4) {
-		memcpy(&u, a, 4);
-		memcpy(&v, b, 4);
-		if (u != v)
-			return 0;
-		memcpy(&u, a + n - 4, 4);
-		memcpy(&v, b + n - 4, 4);
-		return u == v;
-	}
-	for (; n > 0; n--)
-		if (*a++ != *b++)
-			return 0;
-	return 1;
-}
 
 /*
  * Parse line against lay: 1 when every gap is lay's, byte for byte, and
@@ -68,7 +33,7 @@ match_layout(const char *line, size_t len, struct jrecord *rec, const struct jla
 		rec->field = xrealloc(rec->field, rec->cap * sizeof *rec->field);
 	}
 	for (i = 0; i < n; i++, g++) {
-		if ((size_t)(end - p) <= g->len || !sametext(p, lay->text + g->off, g->len))
+		if ((size_t)(end - p) <= g->len || !memeq(p, lay->text + g->off, g->len))
 			return 0;
 		f = &rec->field[i];
 		f->key = p + g->key;
@@ -112,7 +77,7 @@ match_layout(const char *line, size_t len, struct jrecord *rec, const struct jla
 			return 0;
 		f->rawlen = (size_t)(p - f->raw);
 	}
-	if ((size_t)(end - p) != g->len || !sametext(p, lay->text + g->off, g->len))
+	if ((size_t)(end - p) != g->len || !memeq(p, lay->text + g->off, g->len))
 		return 0;
 	rec->n = n;
 	return 1;
