@@ -86,13 +86,13 @@ fail(const char *fmt, ...)
 	failmsg(msg);
 }
 
-/* TODO(lib): jfield_is of jsonl.h once branch lib is merged. */
+/* Is the string f's value, as written, s? (jfield_is compares its key.) */
 static int
-fieldis(const struct jfield *f, const char *s)
+valueis(const struct jfield *f, const char *s)
 {
 	size_t n = strlen(s);
 
-	return f->rawlen == n && memcmp(f->raw, s, n) == 0;
+	return f->rawlen == n && memeq(f->raw, s, n);
 }
 
 /*
@@ -108,10 +108,10 @@ keep(const char *line, size_t len, const struct jfield *side, const struct jfiel
 	const char *msg;
 
 	for (i = 0; i < NSIDE; i++) {
-		if (!fieldis(side, sidename[i]))
+		if (!valueis(side, sidename[i]))
 			continue;
 		for (j = 0; j < NSTAT; j++) {
-			if (!fieldis(stat, statname[i][j]))
+			if (!valueis(stat, statname[i][j]))
 				continue;
 			s = &slots[i][j];
 			if (s->have) {
@@ -119,9 +119,7 @@ keep(const char *line, size_t len, const struct jfield *side, const struct jfiel
 				    file, lineno, sidename[i], statname[i][j], s->file, s->lineno);
 				return -1;
 			}
-			s->line = xmalloc(len + 1);
-			memcpy(s->line, line, len);
-			s->line[len] = '\0';
+			s->line = xmemdup(line, len);
 			if ((msg = jparse(s->line, len, &s->rec)) != NULL) {
 				fail("%s:%lu: %s", file, lineno, msg);
 				return -1;
@@ -189,7 +187,7 @@ bookkeeping(const struct jfield *f)
 	size_t i;
 
 	for (i = 0; i < sizeof name / sizeof name[0]; i++)
-		if (f->keylen == strlen(name[i]) && memcmp(f->key, name[i], f->keylen) == 0)
+		if (jfield_is(f, name[i]))
 			return 1;
 	return 0;
 }
@@ -211,14 +209,12 @@ find_unbudgeted(void)
 			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL)
 				continue;
 			for (j = 0; j < nunbudgeted; j++)
-				if (strlen(unbudgeted[j]) == f->keylen && memcmp(unbudgeted[j], f->key, f->keylen) == 0)
+				if (jfield_is(f, unbudgeted[j]))
 					break;
 			if (j < nunbudgeted)
 				continue;
 			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
-			unbudgeted[nunbudgeted] = xmalloc(f->keylen + 1);
-			memcpy(unbudgeted[nunbudgeted], f->key, f->keylen);
-			unbudgeted[nunbudgeted++][f->keylen] = '\0';
+			unbudgeted[nunbudgeted++] = xmemdup(f->key, f->keylen);
 		}
 }
 

@@ -184,13 +184,6 @@ quartile_opinion(double base_q1, double base_q3, double head_q1, double head_q3)
 	return "tie";
 }
 
-/*
- * The paired verdict's statistics (cmpbudget -r). math.h is included here
- * rather than at the top so that this block stays a pure append while
- * other work on this file is merged; move it up afterwards.
- */
-#include <math.h>
-
 int
 improved(double base, double head, double budget)
 {

@@ -615,15 +615,23 @@ for r in range(1, 41):
 	[ "$(echo "$output" | jq -c 'select(.metric) | [.base,.head,.verdict]' | tr '\n' ' ')" = '[115,120,"ok"] [115,80,"improved"] [115,101,"improved"] ' ]
 }
 
+# The man page's EXAMPLES, in its order; each has a test of its own above.
+examples=(
+	'minjson -s min,q1,q3 runs.jsonl | cmpbudget'
+	'cmpbudget -m verdict.md stats.jsonl > verdict.jsonl'
+	"jq -r '.regressed[]?' verdict.jsonl"
+	'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl'
+	'cmpbudget -b budget.toml -n'
+	'cmpbudget -c 0.9 -r runs.jsonl stats.jsonl'
+	'minjson -s min,max runs.jsonl | cmpbudget -S base=max'
+)
+
 @test "cmpbudget man EXAMPLES are the ones tested here" {
-	[ "$(grep -A1000 '^\.Sh EXAMPLES' "$TOP/man/cmpbudget.1" | grep '^\.Dl' | sed 's/^\.Dl //')" = "$(printf '%s\n' \
-		'minjson -s min,q1,q3 runs.jsonl | cmpbudget' \
-		'cmpbudget -m verdict.md stats.jsonl > verdict.jsonl' \
-		"jq -r '.regressed[]?' verdict.jsonl" \
-		'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl' \
-		'cmpbudget -b budget.toml -n' \
-		'cmpbudget -c 0.9 -r runs.jsonl stats.jsonl' \
-		'minjson -s min,max runs.jsonl | cmpbudget -S base=max')" ]
+	check_examples cmpbudget "${examples[@]}"
+}
+
+@test "cmpbudget: the usage line is the man page's SYNOPSIS" {
+	check_synopsis cmpbudget
 }
 
 @test "cmpbudget: a bad option is exit 2 with the tool's own message and the usage line" {
