@@ -354,7 +354,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -546,6 +546,23 @@ for r in range(1, 41):
 	[ "$stderr" = 'cmpbudget: runs.jsonl:1: no number "round": not a record of alternate' ]
 	run -2 --separate-stderr cmpbudget -b b.toml -r nothere.jsonl stats.jsonl
 	[ "$stderr" = 'cmpbudget: nothere.jsonl: No such file or directory' ]
+}
+
+@test "cmpbudget -i: a time that regressed over an unmoved instruction count is a layout suspect" {
+	printf '[budget]\nmatmul_ns = 0.1\nsum_ns = 0.1\nrms_ns = 0.1\nok_ns = 0.1\n' >b.toml
+	printf '{"side":"base","stat":"min","matmul_ns":100,"sum_ns":100,"rms_ns":100,"ok_ns":100}\n' >stats.jsonl
+	printf '{"side":"head","stat":"min","matmul_ns":150,"sum_ns":150,"rms_ns":150,"ok_ns":100}\n' >>stats.jsonl
+	# matmul's count moves 1 %: still; sum's 1.1 %: more work; rms has no count; ok did not regress.
+	printf '{"side":"base","stat":"min","n":1,"matmul_instr":1000,"sum_instr":1000,"ok_instr":1000}\n' >counts.jsonl
+	printf '{"side":"head","stat":"min","n":1,"matmul_instr":1010,"sum_instr":1011,"ok_instr":1000}\n' >>counts.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml -i counts.jsonl stats.jsonl
+	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = '["matmul_ns"]' ]
+	[ "${stderr_lines[-1]}" = 'cmpbudget: regressed in time, not in instructions (layout or noise?): matmul_ns' ]
+	run -1 --separate-stderr cmpbudget -b b.toml stats.jsonl
+	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = null ]
+	grep base counts.jsonl >base.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -i base.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: base.jsonl: no record of side "head" with stat "min"' ]
 }
 
 @test "cmpbudget the table of the kata's four metrics fits in 100 columns" {
