@@ -431,6 +431,16 @@ badinput() {
 	[ "$stderr" = 'cmpbudget: no record of side "base" with stat "median"' ]
 }
 
+@test "cmpbudget -c takes a confidence between 0 and 1, -f a floor from 0" {
+	run -2 --separate-stderr cmpbudget -c 1 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -c 1: the confidence must be above 0 and below 1' ]
+	run -2 --separate-stderr cmpbudget -c 0 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -c 0: the confidence must be above 0 and below 1' ]
+	run -2 --separate-stderr cmpbudget -f -0.1 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -f -0.1: out of range' ]
+	[ -z "$output" ]
+}
+
 @test "cmpbudget -S takes base=stat or head=stat" {
 	run -2 --separate-stderr cmpbudget -S old=max "$D/worked.jsonl"
 	[ "${stderr_lines[0]}" = 'cmpbudget: -S old=max: expected base=stat or head=stat' ]
