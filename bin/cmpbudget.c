@@ -419,7 +419,7 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 
 /* -S side=stat: judge one side by another statistic. */
 static int
-sidestat(const char *arg, const char *stat[NSIDE])
+parse_sidestat(const char *arg, const char *stat[NSIDE])
 {
 	int s;
 	size_t n;
@@ -438,12 +438,12 @@ int
 main(int argc, char *argv[])
 {
 	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *ifile = NULL, *why;
-	const char *stat = "min", *sidestat_[NSIDE] = { NULL, NULL };
+	const char *stat = "min", *sidestat[NSIDE] = { NULL, NULL };
 	struct result *res = NULL;
 	static struct rounds rs;
 	static struct counts cnt;
 	struct report rp;
-	double conf = 0.95, floor = -1;
+	double conf = 0.95, noise = -1;
 	size_t i, nres = 0;
 	long n, nrec = 0;
 	int c, s, ok, status, check = 0, strict = 0, haverounds = 0;
@@ -464,7 +464,7 @@ main(int argc, char *argv[])
 				die("-c %s: the confidence must be above 0 and below 1", optarg);
 			break;
 		case 'f':
-			if ((why = parse_double(optarg, 0, 1e6, &floor)) != NULL)
+			if ((why = parse_double(optarg, 0, 1e6, &noise)) != NULL)
 				die("-f %s: %s", optarg, why);
 			break;
 		case 'H':
@@ -486,7 +486,7 @@ main(int argc, char *argv[])
 			rfile = optarg;
 			break;
 		case 'S':
-			if (sidestat(optarg, sidestat_) < 0) {
+			if (parse_sidestat(optarg, sidestat) < 0) {
 				warnmsg("-S %s: expected base=stat or head=stat", optarg);
 				usage();
 			}
@@ -513,7 +513,7 @@ main(int argc, char *argv[])
 	if (strcmp(sidename[SIDE_BASE], sidename[SIDE_HEAD]) == 0)
 		die("-B and -H name the same side \"%s\"", sidename[SIDE_BASE]);
 	for (s = 0; s < NSIDE; s++)
-		statname[s][ST_MAIN] = sidestat_[s] ? sidestat_[s] : stat;
+		statname[s][ST_MAIN] = sidestat[s] ? sidestat[s] : stat;
 
 	if ((msg = budget_load(&budget, bfile)) != NULL) {
 		if (check)
@@ -566,7 +566,7 @@ main(int argc, char *argv[])
 		for (i = 0; i < nres; i++) {
 			judge(&res[i], &budget.entry[i]);
 			if (haverounds)
-				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, floor);
+				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, noise);
 			if (ifile != NULL && res[i].verdict == V_REGRESSED)
 				res[i].suspect = counts_suspect(&cnt, res[i].e->name);
 		}
