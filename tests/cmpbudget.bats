@@ -510,6 +510,34 @@ badinput() {
 	[ "${stderr_lines[1]}" = 'x_ns     100   100  +0.0        20  ok       1.050 [1.010,1.090]  same' ]
 }
 
+@test "cmpbudget -r: k is the largest whose sign-test coverage reaches the confidence, n = 1 to 40" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":1000}\n{"side":"head","stat":"min","x_ns":1000}\n' >stats.jsonl
+	# Round r has the ratio 1 + r / 1000, so ratio_lo names k; want.txt has
+	# the exact k from the binomial distribution.
+	/usr/bin/python3 -c '
+from math import comb
+with open("want.txt", "w") as w:
+    for conf in (0.9, 0.95, 0.99):
+        for n in range(1, 41):
+            k = 0
+            while 2 * (k + 1) <= n and 1 - 2 * sum(comb(n, i) for i in range(k + 1)) / 2 ** n >= conf:
+                k += 1
+            w.write("%g %d %d\n" % (conf, n, k))
+for n in range(1, 41):
+    with open("runs%d.jsonl" % n, "w") as f:
+        for r in range(1, n + 1):
+            f.write("{\"side\":\"base\",\"round\":%d,\"x_ns\":1000}\n{\"side\":\"head\",\"round\":%d,\"x_ns\":%d}\n" % (r, r, 1000 + r))'
+	while read -r conf n k; do
+		printf '%s %s ' "$conf" "$n"
+		cmpbudget -b b.toml -c "$conf" -r "runs$n.jsonl" stats.jsonl 2>/dev/null | head -n 1
+	done <want.txt >got.txt
+	[ "$(wc -l <got.txt)" -eq 120 ]
+	paste -d ' ' <(cut -d ' ' -f 1,2 got.txt) <(cut -d ' ' -f 3- got.txt |
+	    jq -r 'if .ratio_lo == null then 0 else .ratio_lo * 1000 - 1000 | round end') >k.txt
+	diff want.txt k.txt
+}
+
 @test "cmpbudget -r: 3 rounds are too few at 0.95, enough at 0.75" {
 	printf '[budget]\nx_ns = 0.2\n' >b.toml
 	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":150}\n' >stats.jsonl
