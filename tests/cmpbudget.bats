@@ -593,8 +593,9 @@ for r in range(1, 41):
 	# matmul's count moves 1 %: still; sum's 1.1 %: more work; rms has no count; ok did not regress.
 	printf '{"side":"base","stat":"min","n":1,"matmul_instr":1000,"sum_instr":1000,"ok_instr":1000}\n' >counts.jsonl
 	printf '{"side":"head","stat":"min","n":1,"matmul_instr":1010,"sum_instr":1011,"ok_instr":1000}\n' >>counts.jsonl
-	run -1 --separate-stderr cmpbudget -b b.toml -i counts.jsonl stats.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml -i counts.jsonl -m out.md stats.jsonl
 	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = '["matmul_ns"]' ]
+	[ "$(sed -n 1p out.md)" = '**cmpbudget: regressed**: `matmul_ns`, `sum_ns`, `rms_ns`; in time, not in instructions (layout or noise?): `matmul_ns`' ]
 	[ "${stderr_lines[-1]}" = 'cmpbudget: regressed in time, not in instructions (layout or noise?): matmul_ns' ]
 	run -1 --separate-stderr cmpbudget -b b.toml stats.jsonl
 	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = null ]
