@@ -452,17 +452,29 @@ output(void)
 	free(tmp);
 }
 
-static void
+/* readfile's message, until the next one. */
+static char *message;
+
+/* A message, "FILE:LINE: what" when r is not NULL, as readfile returns it. */
+static const char *
 inputerror(const struct jreader *r, const char *fmt, ...)
 {
 	va_list ap;
+	int at = 0, n;
 
-	fprintf(stderr, "%s: %s:%lu: ", argv0, r->name, r->lineno);
+	if (r != NULL)
+		at = snprintf(NULL, 0, "%s:%lu: ", r->name, r->lineno);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
+	free(message);
+	message = xmalloc((size_t)at + (size_t)n + 1);
+	if (r != NULL)
+		snprintf(message, (size_t)at + 1, "%s:%lu: ", r->name, r->lineno);
+	va_start(ap, fmt);
+	vsnprintf(message + at, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return message;
 }
 
 /* A new layout: find each member's field once, for every record that repeats it. */
@@ -485,69 +497,81 @@ relayout(const struct jrecord *rec)
 	}
 }
 
-static unsigned long
-readfile(const char *path, struct jrecord *rec)
+/* Take the record on line r->lineno into its group; NULL, or what is wrong. */
+static const char *
+take(const struct jreader *r, const char *line, size_t len, struct jrecord *rec)
+{
+	const struct jfield *kf;
+	struct group *g;
+	const char *err;
+	size_t i;
+	int same;
+
+	if ((err = jparse_like(line, len, rec, &layout, &same)) != NULL)
+		return inputerror(r, "%s", err);
+	if (!same)
+		relayout(rec);
+	if (keylen > 0) {
+		if (keyat < 0)
+			return inputerror(r, "no key \"%s\"", key);
+		kf = &rec->field[keyat];
+		if (kf->type != J_STRING)
+			return inputerror(r, "value of \"%s\" is not a string", key);
+		g = group_of(kf->raw, kf->rawlen);
+	} else
+		g = group_of("", 0);
+	g->n++;
+	for (i = 0; i < rec->n; i++) {
+		const struct jfield *f = &rec->field[i];
+		long fi = poscache[i];
+		struct field *fd;
+
+		if (f->type != J_NUMBER)
+			continue;
+		fd = &fields[fi];
+		if (fd->skip)
+			continue;
+		if (!fd->used) {
+			if ((fd->len == 4 && memcmp(fd->name, "stat", 4) == 0) ||
+			    (fd->len == 1 && fd->name[0] == 'n'))
+				return inputerror(r, "field \"%s\" clashes with minjson's own (exclude it with -x)", fd->name);
+			fd->used = 1;
+			order = xrealloc(order, (norder + 1) * sizeof *order);
+			order[norder++] = (size_t)fi;
+		}
+		if ((size_t)fi >= g->nacc) {
+			size_t ncap = nfields > 8 ? nfields : 8;
+
+			g->acc = xrealloc(g->acc, ncap * sizeof *g->acc);
+			memset(g->acc + g->nacc, 0, (ncap - g->nacc) * sizeof *g->acc);
+			g->nacc = ncap;
+		}
+		add(&g->acc[fi], f->num, f->raw, f->rawlen);
+	}
+	return NULL;
+}
+
+/* Read the records of path ("-": stdin), counting them in *nrec; NULL, or what is wrong. */
+static const char *
+readfile(const char *path, struct jrecord *rec, unsigned long *nrec)
 {
 	struct jreader r;
-	const char *line, *err;
-	size_t len, i;
-	unsigned long nrec = 0;
-	int got, same;
+	const char *line, *err = NULL;
+	size_t len;
+	int got;
 
 	if (jreader_open(&r, path) < 0)
-		die("open %s:", path);
+		return inputerror(NULL, "open %s: %s", path, strerror(errno));
 	r.skipblank = 1;
 	while ((got = jreader_next(&r, &line, &len)) == 1) {
-		const struct jfield *kf = NULL;
-		struct group *g;
-
-		if ((err = jparse_like(line, len, rec, &layout, &same)) != NULL)
-			inputerror(&r, "%s", err);
-		if (!same)
-			relayout(rec);
-		if (keylen > 0) {
-			if (keyat < 0)
-				inputerror(&r, "no key \"%s\"", key);
-			kf = &rec->field[keyat];
-			if (kf->type != J_STRING)
-				inputerror(&r, "value of \"%s\" is not a string", key);
-			g = group_of(kf->raw, kf->rawlen);
-		} else
-			g = group_of("", 0);
-		g->n++;
-		nrec++;
-		for (i = 0; i < rec->n; i++) {
-			const struct jfield *f = &rec->field[i];
-			long fi = poscache[i];
-			struct field *fd;
-
-			if (f->type != J_NUMBER)
-				continue;
-			fd = &fields[fi];
-			if (fd->skip)
-				continue;
-			if (!fd->used) {
-				if ((fd->len == 4 && memcmp(fd->name, "stat", 4) == 0) ||
-				    (fd->len == 1 && fd->name[0] == 'n'))
-					inputerror(&r, "field \"%s\" clashes with minjson's own (exclude it with -x)", fd->name);
-				fd->used = 1;
-				order = xrealloc(order, (norder + 1) * sizeof *order);
-				order[norder++] = (size_t)fi;
-			}
-			if ((size_t)fi >= g->nacc) {
-				size_t ncap = nfields > 8 ? nfields : 8;
-
-				g->acc = xrealloc(g->acc, ncap * sizeof *g->acc);
-				memset(g->acc + g->nacc, 0, (ncap - g->nacc) * sizeof *g->acc);
-				g->nacc = ncap;
-			}
-			add(&g->acc[fi], f->num, f->raw, f->rawlen);
-		}
+		if ((err = take(&r, line, len, rec)) != NULL)
+			break;
+		++*nrec;
 	}
 	if (got < 0)
-		die("read %s:", r.name);
+		err = inputerror(NULL, "read %s: %s", r.name, strerror(errno));
 	jreader_close(&r);
-	return nrec;
+	return err;
 }
 
 static void
@@ -595,6 +619,7 @@ int
 main(int argc, char *argv[])
 {
 	struct jrecord rec = { 0 };
+	const char *err = NULL;
 	unsigned long nrec = 0;
 	size_t i;
 	int c;
@@ -632,13 +657,16 @@ main(int argc, char *argv[])
 		need_values |= stats[i] >= ST_MEDIAN;
 	}
 	if (argc == 0)
-		nrec = readfile("-", &rec);
-	for (i = 0; i < (size_t)argc; i++)
-		nrec += readfile(argv[i], &rec);
-	if (nrec == 0)
-		die("no records");
-	output();
+		err = readfile("-", &rec, &nrec);
+	for (i = 0; i < (size_t)argc && err == NULL; i++)
+		err = readfile(argv[i], &rec, &nrec);
+	if (err == NULL && nrec == 0)
+		err = "no records";
+	if (err == NULL)
+		output();
 	jrecord_free(&rec);
 	jlayout_free(&layout);
+	if (err != NULL)
+		die("%s", err);
 	return fshut(stdout, "stdout");
 }
