@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "names.h"
 #include "stats.h"
 #include "util.h"
 
@@ -64,12 +65,6 @@ struct field {
 	int used;		/* has had a number: an output column */
 };
 
-/* Open addressing from a name to an index into one of the tables. */
-struct names {
-	long *slot;		/* -1 when empty */
-	size_t cap, n;
-};
-
 static struct field *fields;
 static size_t nfields, capfields;
 static struct names fieldnames;
@@ -108,82 +103,11 @@ usage(void)
 	exit(2);
 }
 
-static uint64_t
-hashname(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
-static const char *
-nameof(int isfield, long i, size_t *len)
-{
-	if (isfield) {
-		*len = fields[i].len;
-		return fields[i].name;
-	}
-	*len = groups[i].len;
-	return groups[i].name;
-}
-
-/* The index stored under s, or -1; *where is the slot to fill if missing. */
-static long
-names_find(struct names *t, int isfield, const char *s, size_t len, size_t *where)
-{
-	size_t i, nlen;
-	const char *name;
-
-	if (t->cap == 0) {
-		t->cap = 64;
-		t->slot = xmalloc(t->cap * sizeof *t->slot);
-		for (i = 0; i < t->cap; i++)
-			t->slot[i] = -1;
-	}
-	for (i = hashname(s, len) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		if (t->slot[i] < 0) {
-			*where = i;
-			return -1;
-		}
-		name = nameof(isfield, t->slot[i], &nlen);
-		if (nlen == len && memcmp(name, s, len) == 0)
-			return t->slot[i];
-	}
-}
-
-static void
-names_add(struct names *t, int isfield, size_t where, long idx)
-{
-	size_t i, j, len, oldcap = t->cap;
-	long *old = t->slot;
-	const char *name;
-
-	t->slot[where] = idx;
-	if (++t->n * 2 < t->cap)
-		return;
-	t->cap *= 2;
-	t->slot = xmalloc(t->cap * sizeof *t->slot);
-	for (i = 0; i < t->cap; i++)
-		t->slot[i] = -1;
-	for (i = 0; i < oldcap; i++) {
-		if (old[i] < 0)
-			continue;
-		name = nameof(isfield, old[i], &len);
-		for (j = hashname(name, len) & (t->cap - 1); t->slot[j] >= 0; j = (j + 1) & (t->cap - 1))
-			;
-		t->slot[j] = old[i];
-	}
-	free(old);
-}
-
 static long
 field_index(const char *s, size_t len)
 {
-	size_t where, i;
-	long idx = names_find(&fieldnames, 1, s, len, &where);
+	size_t i;
+	long idx = names_find(&fieldnames, s, len);
 	struct field *f;
 
 	if (idx >= 0)
@@ -193,21 +117,21 @@ field_index(const char *s, size_t len)
 		fields = xrealloc(fields, capfields * sizeof *fields);
 	}
 	f = &fields[nfields];
-	f->name = xmemdup(s, len);
+	idx = names_add(&fieldnames, s, len);
+	f->name = fieldnames.name[idx].s;
 	f->len = len;
 	f->used = 0;
 	f->skip = len == keylen && memcmp(s, key, len) == 0;
 	for (i = 0; i < nxlist && !f->skip; i++)
 		f->skip = strlen(xlist[i]) == len && memcmp(xlist[i], s, len) == 0;
-	idx = (long)nfields++;
-	names_add(&fieldnames, 1, where, idx);
+	nfields++;
 	return idx;
 }
 
 static struct group *
 group_of(const char *s, size_t len)
 {
-	size_t where, i;
+	size_t i;
 	long idx;
 	struct group *g;
 
@@ -215,17 +139,17 @@ group_of(const char *s, size_t len)
 	for (i = 0; i < ngroups && i < 8; i++)
 		if (groups[i].len == len && memeq(groups[i].name, s, len))
 			return &groups[i];
-	if ((idx = names_find(&groupnames, 0, s, len, &where)) < 0) {
+	if ((idx = names_find(&groupnames, s, len)) < 0) {
 		if (ngroups == capgroups) {
 			capgroups = capgroups ? capgroups * 2 : 8;
 			groups = xrealloc(groups, capgroups * sizeof *groups);
 		}
 		g = &groups[ngroups];
 		memset(g, 0, sizeof *g);
-		g->name = xmemdup(s, len);
+		idx = names_add(&groupnames, s, len);
+		g->name = groupnames.name[idx].s;
 		g->len = len;
-		idx = (long)ngroups++;
-		names_add(&groupnames, 0, where, idx);
+		ngroups++;
 	}
 	return &groups[idx];
 }
