@@ -28,12 +28,6 @@ static const char *const statname[NSTAT] = {
 	"min", "max", "mean", "median", "q1", "q3"
 };
 
-/* A value kept for quantiles: the double, and where its text is. */
-struct item {
-	double v;
-	uint64_t ref;	/* low byte 1..7: that many text bytes inline above it; 0: arena offset above it */
-};
-
 /* A selected text: a minimum or a maximum so far. */
 struct text {
 	char *s;
@@ -46,7 +40,8 @@ struct acc {
 	double min, max;
 	struct text rmin, rmax;
 	struct mean mean;
-	struct item *v;
+	double *v;		/* kept for quantiles: the values, in the order read */
+	uint64_t *ref;		/* and each one's text (keeptext) */
 	size_t vn, vcap;
 };
 
@@ -234,22 +229,12 @@ add(struct acc *a, double x, const char *raw, size_t rawlen)
 		if (a->vn == a->vcap) {
 			a->vcap = a->vcap ? a->vcap * 2 : 256;
 			a->v = xrealloc(a->v, a->vcap * sizeof *a->v);
+			a->ref = xrealloc(a->ref, a->vcap * sizeof *a->ref);
 		}
-		a->v[a->vn].v = x;
-		a->v[a->vn].ref = keeptext(raw, rawlen);
+		a->v[a->vn] = x;
+		a->ref[a->vn] = keeptext(raw, rawlen);
 		a->vn++;
 	}
-}
-
-/* The values of a, sorted, into sorted[]; tmp has room for a->vn of them. */
-static void
-sortvalues(const struct acc *a, double *sorted, uint64_t *tmp)
-{
-	size_t i;
-
-	for (i = 0; i < a->vn; i++)
-		sorted[i] = a->v[i].v;
-	sort_doubles(sorted, a->vn, tmp);
 }
 
 static void
@@ -277,9 +262,9 @@ quantext(const struct acc *a, const double *sorted, double p, struct text *t)
 		return;
 	}
 	for (i = 0; i < a->vn; i++)
-		if (memcmp(&a->v[i].v, &sorted[lo], sizeof(double)) == 0)
+		if (memcmp(&a->v[i], &sorted[lo], sizeof(double)) == 0)
 			break;
-	gettext(a->v[i].ref, t);
+	gettext(a->ref[i], t);
 }
 
 /*
@@ -298,7 +283,7 @@ reduce(const struct group *gr, struct text *out, double *sorted, uint64_t *tmp)
 		if (a->n == 0)
 			continue;
 		if (need_values)
-			sortvalues(a, sorted, tmp);
+			sort_doubles(sorted, a->v, a->vn, tmp);
 		for (s = 0; s < nstats; s++) {
 			struct text *t = &out[s * gr->nacc + i];
 
