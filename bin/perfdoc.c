@@ -764,7 +764,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		}
 	}
 	/* Each case of -C: its new row, or the note that it was not measured. */
-	for (c = strtok(cases, ", "); c != NULL; c = strtok(NULL, ", ")) {
+	for (c = strtok(cases, ", \t\n"); c != NULL; c = strtok(NULL, ", \t\n")) {
 		text = NULL;
 		for (k = 0; k < nfiles && text == NULL; k++) {
 			if (rowfiles[k] == NULL)
