@@ -174,6 +174,27 @@ draft_write(const char *dir, const char *name, const char *ext, const struct buf
 	free(tmp.p);
 }
 
+/* mkdir -p dir; or exit 2. */
+static void
+mkdirs(const char *dir)
+{
+	char *p, *path = xstrdup(dir);
+	int end = 0;
+
+	if (*path == '\0')
+		die("-d: an empty directory name");
+	for (p = path; !end; p++) {
+		if (p == path || (*p != '/' && *p != '\0'))
+			continue;
+		end = *p == '\0';
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST)
+			die("%s:", path);
+		*p = '/';
+	}
+	free(path);
+}
+
 /* -d: one issue draft per valid row slower than some reference. */
 void
 table_drafts(const char *dir, const struct doc *d)
@@ -186,8 +207,7 @@ table_drafts(const char *dir, const struct doc *d)
 	double ratio, worstr;
 	size_t i, k;
 
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		die("%s:", dir);
+	mkdirs(dir);
 	table_render(&head, d);
 	jparse(sides->raw, sides->rawlen, &sr);
 	for (i = 0; i < d->nrows; i++) {

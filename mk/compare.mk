@@ -3,6 +3,7 @@
 #	make compare              every case, one row each, into docs/perf.json
 #	make compare RESUME=1     only the rows the last run deferred, merged
 #	make compare-check        docs/perf-table.md is what docs/perf.json renders
+#	make compare-table        write docs/perf-table.md from docs/perf.json again
 #	make compare-drafts       an issue draft per row slower than a reference
 #
 # A side is a name and a command that prints one JSON line of metrics; the
@@ -69,7 +70,7 @@ export COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES COMPARE_C
 $(foreach s,$(COMPARE_SIDES),$(eval export COMPARE_CMD_$(s) COMPARE_VERSION_$(s) \
     COMPARE_CFLAGS_$(s) COMPARE_SOURCE_$(s) COMPARE_ABOUT_$(s)))
 
-.PHONY: compare compare-check compare-drafts compare-sides
+.PHONY: compare compare-check compare-table compare-drafts compare-sides
 
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
@@ -86,6 +87,10 @@ compare-sides:
 
 compare-check: $(COMPARE_BIN)/perfdoc
 	$(COMPARE_BIN)/perfdoc -c $(COMPARE_TABLE) $(COMPARE_DOC)
+
+compare-table: $(COMPARE_BIN)/perfdoc
+	$(COMPARE_BIN)/perfdoc -t $(COMPARE_DOC) > $(COMPARE_TABLE).tmp
+	mv -f $(COMPARE_TABLE).tmp $(COMPARE_TABLE)
 
 compare-drafts: $(COMPARE_BIN)/perfdoc
 	@rm -rf $(COMPARE_DIR)/drafts
