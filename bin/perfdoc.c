@@ -172,7 +172,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	const struct jfield *f;
 	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp;
 	size_t nrows = 0, i, j, len, valid = 0;
-	int k;
+	int k, rc;
 	FILE *fp;
 
 	machine(&mach);
@@ -264,23 +264,52 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		valid += doc_valid(&r);
 		buf_printf(&rows, "%s%s", i ? ",\n" : "", rowtext[i]);
 	}
-	if (valid == 0)
-		die("no row was measured: %s not written", out);
+	if (valid == 0) {
+		warnmsg("no row was measured: %s not written", out);
+		rc = 2;
+		goto done;
+	}
 	buf_printf(&doc, "{\"schema\":%d,\n\"status\":\"%s\",\n\"rows_valid\":%zu,\n\"rows_total\":%zu,\n"
 	    "\"implementation\":", PERFJSON_SCHEMA, valid == nrows ? "complete" : "partial", valid, nrows);
 	buf_str(&doc, nside > 0 ? sidename[0] : "");
 	buf_printf(&doc, ",\n\"machine\":%s,\n\"run\":%s,\n\"sides\":%s,\n\"rows\":[\n%s\n]}\n",
 	    mach.p, run.p, sides.p, rows.p);
+	/* Whole or not at all: a temporary file, renamed. */
 	tmp = xmalloc(strlen(out) + 5);
 	sprintf(tmp, "%s.tmp", out);
-	if ((fp = fopen(tmp, "w")) == NULL)
-		die("%s:", tmp);
-	fwrite(doc.p, 1, doc.n, fp);
-	if (fshut(fp, tmp) != 0 || fclose(fp) != 0)
-		return 2;
-	if (rename(tmp, out) != 0)
-		die("rename %s:", out);
-	return 0;
+	if ((fp = fopen(tmp, "w")) == NULL) {
+		warnmsg("%s:", tmp);
+		rc = 2;
+	} else {
+		fwrite(doc.p, 1, doc.n, fp);
+		rc = fshut(fp, tmp);
+		if (fclose(fp) != 0 && rc == 0)
+			rc = 2;
+		if (rc == 0 && rename(tmp, out) != 0) {
+			warnmsg("rename %s:", out);
+			rc = 2;
+		}
+		if (rc != 0)
+			unlink(tmp);
+	}
+	free(tmp);
+done:
+	for (i = 0; i < nrows; i++) {
+		free(rowtext[i]);
+		free(rowcase[i]);
+	}
+	free(rowtext);
+	free(rowcase);
+	free(doc.p);
+	free(mach.p);
+	free(sides.p);
+	free(run.p);
+	free(rows.p);
+	jrecord_free(&r);
+	jrecord_free(&top);
+	if (old != NULL)
+		doc_free(&od);
+	return rc;
 }
 
 static _Noreturn void
@@ -350,8 +379,16 @@ main(int argc, char *argv[])
 			usage();
 		for (i = 0; i < nopts; i += 2)
 			option(opts[i][0], opts[i + 1]);
-		return writedoc(out, old, cases, argv, argc);
+		free(opts);
+		c = writedoc(out, old, cases, argv, argc);
+		for (i = 0; i < (int)nside; i++)
+			free(sidemeta[i].p);
+		free(sidemeta);
+		free(sidename);
+		free(runmeta.p);
+		return c;
 	}
+	free(opts);
 	if (mode == 0 || argc != 1)
 		usage();
 	doc_read(&d, argv[0]);
@@ -369,13 +406,19 @@ main(int argc, char *argv[])
 			}
 		break;
 	case 'c':
-		if (table_check(checkpath, &d) != 0)
+		if (table_check(checkpath, &d) != 0) {
+			doc_free(&d);
 			return 1;
+		}
 		break;
 	case 'd':
 		table_drafts(draftdir, &d);
 		break;
 	}
+	free(b.p);
+	doc_free(&d);
+	free(sidename);
+	free(sidemeta);
 	return fshut(stdout, "<stdout>");
 }
 

@@ -223,6 +223,21 @@ doc_read(struct doc *d, const char *path)
 	}
 }
 
+void
+doc_free(struct doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrows; i++)
+		jrecord_free(&d->rows[i]);
+	jrecord_free(&d->top);
+	free(d->rows);
+	free(d->rowraw);
+	free(d->rowlen);
+	free(d->text);
+	memset(d, 0, sizeof *d);
+}
+
 int
 doc_valid(const struct jrecord *row)
 {

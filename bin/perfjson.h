@@ -49,6 +49,7 @@ struct doc {
 
 /* Read and check path's document; or exit 2. */
 void doc_read(struct doc *d, const char *path);
+void doc_free(struct doc *d);
 
 /* The member key of r, which must be there with type t; or exit 2 naming where. */
 const struct jfield *doc_need(const struct jrecord *r, const char *key, enum jtype t,
