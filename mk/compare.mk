@@ -23,7 +23,9 @@
 
 COMPARE_SAVED_GOAL := $(.DEFAULT_GOAL)
 COMPARE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
-COMPARE_BIN ?= $(or $(PERFGATE_BIN),$(COMPARE_MK_DIR)/../bin)
+# The tools: a checkout's bin/, or the bin/ of the prefix an installed
+# share/perfgate/compare.mk lives in.
+COMPARE_BIN ?= $(or $(PERFGATE_BIN),$(if $(wildcard $(COMPARE_MK_DIR)/../bin/alternate.c),$(COMPARE_MK_DIR)/../bin,$(abspath $(COMPARE_MK_DIR)/../../bin)))
 
 COMPARE_DIR ?= build/compare
 COMPARE_DOC ?= docs/perf.json
