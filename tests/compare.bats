@@ -107,6 +107,10 @@ fake() {
 	[ "${stderr_lines[0]}" = "perfdoc: docs/perf-table.md:$line: not what docs/perf.json generates (make compare-table writes it)" ]
 	[ "${stderr_lines[1]}" = "  expected: | alpha | 100 (100–100) | 200 (200–200) | 0.5 faster | fastest |" ]
 	[ "${stderr_lines[2]}" = "  found:    | alpha | 100 (100–100) | 200 (200–200) | 0.4 faster | fastest |" ]
+	# The table is made again from the document, never typed.
+	run -0 --separate-stderr fake compare-table
+	run -0 --separate-stderr fake compare-check
+	run -1 grep -q '0.4 faster' docs/perf-table.md
 }
 
 @test "compare: compare-drafts drafts the slower rows only, and files nothing" {
