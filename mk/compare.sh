@@ -40,8 +40,9 @@ if [ "${RESUME:-0}" = 1 ]; then
 fi
 
 # The load gate: CPU pressure where the kernel has it (or a test fakes it),
-# else the load average.
-if [ -n "${PERFGATE_PRESSURE-}" ] || [ -r /proc/pressure/cpu ]; then
+# else the load average (or a faked one, when the pressure is not faked).
+if [ -n "${PERFGATE_PRESSURE-}" ] ||
+    { [ -z "${PERFGATE_LOADAVG-}" ] && [ -r /proc/pressure/cpu ]; }; then
 	gauge=pressure maxload=$COMPARE_MAXPRESSURE gate="-p -l $maxload"
 else
 	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
