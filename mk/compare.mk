@@ -87,6 +87,7 @@ compare: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
 # second, and a KATA or CC given on the command line must never meet a
 # binary built from another.
 compare-sides:
+	@test -n '$(COMPARE_PYTHON)' || { echo "compare: no python3 on PATH, nor /usr/bin/python3, imports numpy: apt-get install python3-numpy" >&2; exit 2; }
 	@mkdir -p $(COMPARE_DIR)/kata $(COMPARE_DIR)/plain
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
 	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/bench bench/bench.c kata/plain.c -lm
