@@ -1,13 +1,25 @@
 #!/bin/sh
 # Build the tools with AddressSanitizer and UndefinedBehaviorSanitizer into
-# build/san and run their tests against that build.
+# build/san and run their tests against that build. A tool is a bin/*.c
+# with a main; its tests are tests/<tool>.bats, and the tests that drive
+# several tools at once are named below.
 out=build/san
 mkdir -p "$out"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
-lib=$(ls bin/*.c | grep -Ev '/(bestof|alternate|minjson|cmpbudget)\.c$')
-for t in bestof alternate minjson cmpbudget; do
+tools= lib=
+for src in bin/*.c; do
+	if grep -q '^main(' "$src"; then tools="$tools $(basename "$src" .c)"; else lib="$lib $src"; fi
+done
+bats=
+for t in $tools; do
+	# shellcheck disable=SC2086
 	${CC:-cc} -std=c11 -D_GNU_SOURCE -Ibin -Ibench $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
+	[ -f "tests/$t.bats" ] && bats="$bats tests/$t.bats"
+done
+for extra in compare; do
+	[ -f "tests/$extra.bats" ] && bats="$bats tests/$extra.bats"
 done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1
-PERFGATE_BIN=$PWD/$out sh tests/run.sh tests/bestof.bats tests/alternate.bats tests/minjson.bats tests/cmpbudget.bats
+# shellcheck disable=SC2086
+PERFGATE_BIN=$PWD/$out sh tests/run.sh $bats
