@@ -8,12 +8,19 @@
 # existing directory is a git work tree taken as it is (uncommitted changes
 # included); anything else is a git revision, exported at its exact commit
 # to $(GATEDIR)/<side>/tree through an index of its own (no worktree is
-# registered, so none can leak). Each side is built, then alternate runs both sides in
-# interleaved rounds, minjson reduces the rounds, and cmpbudget judges them
-# against the budget. Every step writes $@.tmp and renames it, so make's
-# dependency graph is the cache: a new budget re-judges the same runs; a new
-# side identity (content or commit and uncommitted changes, compiler, flags,
-# commands) or RUNS re-measures.
+# registered, so none can leak). Each side is built (every time: builds are
+# incremental), then alternate runs both sides in interleaved rounds, and
+# cmpbudget judges them against the budget, confirming a regression with
+# more rounds first.
+#
+# What is cached is keyed by content, never by a file's timestamp: each
+# side's key ($(GATEDIR)/<side>.key) is its identity and what actually runs
+# (the digests of the built benchmark and the files its command names, the
+# libraries it loads, the command, BENCH_* variables); the measurement is
+# reused while both keys and the rounds' settings are the same. The verdict
+# is keyed by the budget's path and content and the rule's settings
+# ($(GATEDIR)/judge.id). Each key file is rewritten only when it changes,
+# so that make's comparison of timestamps compares contents.
 #
 # A project gates itself by setting GATE_BUILD and GATE_BENCH (both run with
 # GATE_SIDE set to the side's tree) and GATE_BUDGET before including this
@@ -49,9 +56,10 @@ PERFGATE_DIR ?= $(patsubst %/,%,$(dir $(GATE_MK_DIR)))
 PERFGATE_BIN ?= $(PERFGATE_DIR)/bin
 GATE_SHARE ?= $(PERFGATE_DIR)
 GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(GATE_KATA_H)
-# From another project's Makefile, build the tools in the checkout they live in.
-$(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c
-	$(MAKE) -C $(PERFGATE_DIR) bin/$*
+# From another project's Makefile, build the tools in the checkout they live
+# in; a tool depends on every source of bin/, as it does there.
+$(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c $(wildcard $(PERFGATE_DIR)/bin/*.[ch]) $(PERFGATE_DIR)/bench/sha256.h
+	+$(MAKE) -C $(PERFGATE_DIR) bin/$*
 else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
@@ -66,8 +74,8 @@ BASE_CC ?= $(CC)
 HEAD_CC ?= $(CC)
 BASE_CFLAGS ?= $(CFLAGS)
 HEAD_CFLAGS ?= $(CFLAGS)
-# RUNS defaults to the budget file's top-level `runs`, else 3.
-RUNS ?= $(or $(shell sed -n '/^\[/q; s/^[ 	]*runs[ 	]*=[ 	]*\([0-9][0-9]*\).*/\1/p' $(BUDGET) 2>/dev/null),3)
+# Rounds; empty: the budget file's `runs`, as cmpbudget -n reads it.
+RUNS ?=
 # Seconds: one build, one run of a side.
 GATE_BUILD_TIMEOUT ?= 300
 GATE_TIMEOUT ?= 120
@@ -76,8 +84,10 @@ GATE_TIMEOUT ?= 120
 GATE_ALTERNATE_FLAGS ?=
 # How many more blocks of RUNS rounds a regression may be measured with
 # before it is reported: one always, more while it lies within the noise of
-# its own measurement (gate.sh, doubtful).
+# its own measurement (gate.sh, judge).
 GATE_CONFIRM ?= 2
+# Where gate.sh report writes the gate's exit status, for perfgate.
+GATE_STATUS ?=
 
 # How a side is built and benchmarked. Both run with GATE_SIDE set to the
 # side's tree (or, for a source file, the side's directory holding a copy
@@ -101,26 +111,23 @@ gate_kind = $(if $(wildcard $(1)/.),tree,$(if $(wildcard $(1)),file,rev))
 gate_prefix = $(shell git rev-parse --show-prefix 2>/dev/null)
 gate_q = '$(subst ','\'',$(1))'
 
-# gate_side_rules(side, VALUE, CC, CFLAGS): the identity and the build of one side.
+# gate_side_rules(side, VALUE, CC, CFLAGS): the identity, build and key of
+# one side. The build runs on every gate (it is a make recipe: `+`, so that
+# a GATE_BUILD of $(MAKE) shares make's job slots); the key file changes
+# only when what would run changes.
 define gate_side_rules
 $(1)_KIND := $$(call gate_kind,$(2))
 $(1)_SIDE := $$(abspath $$(if $$(filter tree,$$($(1)_KIND)),$(2),$$(GATEDIR)/$(1)$$(if $$(filter rev,$$($(1)_KIND)),/tree/$$(gate_prefix))))
 
-# The side's tree, file, compiler and flags, for its identity and its build.
-$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_SIDE = $$($(1)_SIDE)
-$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_FILE = $$(notdir $(2))
-$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_CC = $(3)
-$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_CFLAGS = $(4)
-$$(GATEDIR)/$(1).id: FORCE | $$(BUDGET)
-	@mkdir -p $$(GATEDIR)
-	@$$(GATE_SH) id $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(call gate_q,$$(GATE_CC)) \
-	    $$(call gate_q,$$(GATE_CFLAGS)) $$(call gate_q,$$(GATE_BUILD)) $$(call gate_q,$$(GATE_BENCH)) \
-	    $$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC)) $$(GATE_HEADERS)
-
-$$(GATEDIR)/$(1)/built: $$(GATEDIR)/$(1).id
-	@GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
-	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) build $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(GATE_SIDE) \
-	    $$(GATE_BUILD_TIMEOUT) $$(call gate_q,$$(GATE_BUILD)) $$(call gate_q,$$(GATE_BENCH))
+$$(GATEDIR)/$(1).key: GATE_SIDE = $$($(1)_SIDE)
+$$(GATEDIR)/$(1).key: GATE_FILE = $$(notdir $(2))
+$$(GATEDIR)/$(1).key: GATE_CC = $(3)
+$$(GATEDIR)/$(1).key: GATE_CFLAGS = $(4)
+$$(GATEDIR)/$(1).key: FORCE | $$(GATEDIR)/runs.id
+	+@GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
+	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) side $$(GATEDIR) $(1) $$($(1)_KIND) \
+	    $$(call gate_q,$(2)) $$(GATE_SIDE) $$(GATE_BUILD_TIMEOUT) $$(call gate_q,$$(GATE_BUILD)) \
+	    $$(call gate_q,$$(GATE_BENCH)) $$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC)) $$(GATE_HEADERS)
 endef
 
 $(eval $(call gate_side_rules,base,$(BASE),$(BASE_CC),$(BASE_CFLAGS)))
@@ -138,25 +145,22 @@ MAKEFLAGS += -j$(GATE_JOBS)
 endif
 endif
 
-# What the runs depend on besides the two builds.
-$(GATEDIR)/runs.id: FORCE
-	@mkdir -p $(GATEDIR)
-	@printf 'runs %s\ntimeout %s\nalternate %s\nconfirm %s\nenv %s\n' $(call gate_q,$(RUNS)) \
-	    $(call gate_q,$(GATE_TIMEOUT)) $(call gate_q,$(GATE_ALTERNATE_FLAGS)) $(call gate_q,$(GATE_CONFIRM)) \
-	    "$$(env | grep '^BENCH_' | sort | tr '\n' ' ')" > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+# The rounds' settings, and the budget read (cmpbudget -n, its one reader)
+# before anything is built: a bad budget is an answer at once.
+$(GATEDIR)/runs.id: FORCE | $(GATE_TOOLS) $(BUDGET)
+	@$(GATE_SH) settings $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(BUDGET)) $(call gate_q,$(RUNS)) \
+	    $(call gate_q,$(GATE_TIMEOUT)) $(call gate_q,$(GATE_ALTERNATE_FLAGS))
 
-$(GATEDIR)/runs.jsonl: $(GATEDIR)/base/built $(GATEDIR)/head/built $(GATEDIR)/runs.id | $(GATE_TOOLS)
-	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(RUNS)) $(GATE_TIMEOUT) $(call gate_q,$(GATE_ALTERNATE_FLAGS)) \
-	    $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM))
+# What the verdict depends on besides the rounds: the budget's path and
+# content and the rule's settings.
+$(GATEDIR)/judge.id: FORCE | $(GATEDIR)/runs.id
+	@$(GATE_SH) rule $(GATEDIR) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM))
 
-$(GATEDIR)/stats.jsonl: $(GATEDIR)/runs.jsonl
-	@$(PERFGATE_BIN)/minjson -x round,slot,load,pressure -s min,q1,median,q3 $< > $@.tmp || \
-	    $(GATE_SH) fail $(GATEDIR) both statistics "minjson failed on $<"
-	@mv -f $@.tmp $@
+$(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id
+	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN)
 
-$(GATEDIR)/verdict.jsonl: $(GATEDIR)/stats.jsonl $(BUDGET) | $(GATE_TOOLS)
-	@$(GATE_SH) judge $(GATEDIR) $(PERFGATE_BIN) $(BUDGET)
+$(GATEDIR)/verdict.jsonl: $(GATEDIR)/runs.jsonl $(GATEDIR)/judge.id
+	@$(GATE_SH) judge $(GATEDIR) $(PERFGATE_BIN)
 
 # A budget file that does not exist is an answer too, not make's own error,
 # and is given before anything is built.
@@ -167,7 +171,7 @@ $(BUDGET):
 FORCE:
 
 gate: $(GATEDIR)/verdict.jsonl
-	@$(GATE_SH) report $(GATEDIR)
+	@$(GATE_SH) report $(GATEDIR) $(call gate_q,$(GATE_STATUS))
 
 gate-clean:
 	rm -rf $(GATEDIR)

@@ -60,7 +60,7 @@ fixed_gate() {
 # The kata with one sed edit, as $T/$1.c.
 kata_edit() {
 	sed "$2" kata/kernels.c > "$T/$1.c"
-	! cmp -s kata/kernels.c "$T/$1.c"
+	run -1 cmp -s kata/kernels.c "$T/$1.c"
 }
 
 # "inode mtime" of a file, the mtime to the nanosecond.
@@ -91,24 +91,29 @@ stamp() {
 	[[ "$stderr" != *"own noise"* ]]
 }
 
-@test "gate: a changed BUDGET alone re-judges the same runs; a changed HEAD re-measures" {
+@test "gate: a changed BUDGET re-judges the same rounds, confirming a regression first; a changed HEAD re-measures" {
 	fixed_gate '{"x_ns":9.6}'
 	[ "$status" -eq 0 ]
-	before=$(stamp "$G/runs.jsonl")
-	# The same runs, judged by a tighter budget: 9.6 > 8.0 x 1.1.
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+	# The same rounds, judged by a tighter budget: 9.6 > 8.0 x 1.1. The
+	# regression rests on a confirming block, measured now, rounds 3 and 4.
 	printf 'runs = 2\n\n[budget]\nx_ns = 0.1\n' > "$T/b.toml"
 	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
 	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
 	[ "$status" -eq 1 ]
 	[ "$(summary verdict)" = regressed ]
-	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
 	[[ "$stderr" != *"gate: measuring"* ]]
-	# A new timestamp is not new content: still the same runs.
+	[[ "$stderr" == *"gate: a regression, measured again to confirm it: 2 more rounds"* ]]
+	[ "$(jq -r .round "$G/runs.jsonl" | sort -n | uniq -c | awk '{ print $1 "x" $2 }' | tr '\n' ' ')" = "2x1 2x2 2x3 2x4 " ]
+	before=$(stamp "$G/runs.jsonl")
+	# A new timestamp is not new content: the same rounds, the same verdict.
 	touch -d '+1 minute' "$T/head.c"
 	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
 	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
 	[ "$status" -eq 1 ]
 	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
+	[[ "$stderr" == *"gate: reused the measurements in $G/runs.jsonl: "* ]]
+	[[ "$stderr" == *"gate: reused the verdict: "* ]]
 	# New content is measured again.
 	echo '/* changed */' >> "$T/head.c"
 	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
@@ -116,6 +121,77 @@ stamp() {
 	[ "$status" -eq 1 ]
 	[ "$(stamp "$G/runs.jsonl")" != "$before" ]
 	[[ "$stderr" == *"gate: measuring base and head, 2 rounds"* ]]
+	[[ "$stderr" != *"gate: reused"* ]]
+}
+
+@test "gate: a budget file older than the verdict is judged by: loose then tight, both made before the first gate" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":9.6}'
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.1\n' > "$T/tight.toml"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.5\n' > "$T/loose.toml"
+	touch -d '-1 hour' "$T/tight.toml" "$T/loose.toml"
+	run -0 --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/loose.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = ok ]
+	run -1 --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/tight.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = regressed ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .budget')" = 0.1 ]
+	# The same content under another name is another budget's path: judged again.
+	cp -p "$T/loose.toml" "$T/loose2.toml"
+	run -0 --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/loose2.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[[ "$stderr" != *"reused the verdict"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .budget')" = 0.5 ]
+}
+
+@test "gate: a bad budget cannot be decided before anything is built or measured, file and line named" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	printf 'runs = 3.5\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	run -2 --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = error ]
+	[ "$(summary step)" = budget ]
+	[[ "$(summary error)" == "both: budget: $T/b.toml:1: "* ]]
+	[ ! -e "$G/base.key" ]
+	[ ! -e "$G/runs.jsonl" ]
+}
+
+@test "gate: a side that exits 3 after writing boom cannot be decided: side, round, status and stderr named" {
+	fixed_bench
+	cat > "$T/fail.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+extern const char line[];
+int main(void) {
+	if (strcmp(line, "fail") == 0) {
+		fputs("boom\n", stderr);
+		return 3;
+	}
+	puts(line);
+	return 0;
+}
+C
+	side base '{"x_ns":8.0}'
+	side head 'fail'
+	run -2 --separate-stderr perfgate GATE_BENCH_SRC="$T/fail.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = error ]
+	[ "$(summary side)" = head ]
+	[ "$(summary step)" = run ]
+	[ "$(summary file)" = "$T/head.c" ]
+	[ "$(summary run.side)" = head ]
+	[ "$(summary run.round)" = 1 ]
+	[ "$(summary run.status)" = 3 ]
+	[ "$(summary run.stderr)" = boom ]
+	[[ "$(summary error)" == "head: run: $T/head.c (sha256:"*"): side head, round 1: "*"status 3"* ]]
+	# What was measured is kept, apart from what make trusts.
+	[ -s "$G/runs.partial.jsonl" ]
+	[ ! -e "$G/runs.jsonl" ]
 }
 
 # A benchmark whose side file defines line(n), the line of its n-th run,
@@ -243,7 +319,7 @@ C
 	[ "$(jq -r 'select(.side == "head") | keys_unsorted[]' "$G/1/runs.jsonl" | grep '_ns$' | sort -u | tr '\n' ' ')" = \
 	    "count_below_ns matmul_ns rmsnorm_ns sum_ns " ]
 	[ "$(jq -r .side "$G/1/runs.jsonl" | sort | uniq -c | awk '{ print $1 }' | sort -u)" -ge 3 ]
-	for f in base.id head.id base/build.log head/built head/bench.cmd runs.jsonl stats.jsonl verdict.jsonl verdict.txt verdict.md; do
+	for f in base.key head.key base/build.log head/bench.cmd runs.jsonl stats.jsonl verdict.jsonl verdict.txt verdict.md; do
 		[ -s "$G/1/$f" ] || [ "$f" = base/build.log ]
 	done
 	run --separate-stderr perfgate GATEDIR="$G/2"
@@ -284,7 +360,7 @@ C
 		name=$(basename "$p" .patch)
 		head -n 1 "$p" | grep -q '^[a-z].*[a-z)]$'
 		patch -s -o "$T/$name.c" kata/kernels.c < "$p"
-		! cmp -s kata/kernels.c "$T/$name.c"
+		run -1 cmp -s kata/kernels.c "$T/$name.c"
 		cc -std=c11 -O2 -Wall -Wextra -Werror -Ikata -o "$T/check" kata/kata_check.c kata/plain.c "$T/$name.c" -lm
 		"$T/check" > /dev/null || { echo "$name: kata_check fails"; false; }
 		n=$((n + 1))
