@@ -451,8 +451,9 @@ cmd_report() {
 	dir=$1 statusfile=${2-}
 	if [ ! "$dir/runs.jsonl" -nt "$dir/gate.start" ]; then
 		echo "gate: reused the measurements in $dir/runs.jsonl: each side's key matched" \
-		    "(base's executable $(short_exe "$dir/base.key"), head's $(short_exe "$dir/head.key"), their identities," \
-		    "bench commands, libraries and the rounds' settings with BENCH_* variables; $dir/{base,head}.key)" >&2
+		    "(base's executable $(short_exe "$dir/base.key"), head's executable $(short_exe "$dir/head.key");" \
+		    "the identities, bench commands, files and libraries they use, rounds and BENCH_* variables:" \
+		    "$dir/base.key, $dir/head.key, $dir/runs.id)" >&2
 	fi
 	if [ ! "$dir/verdict.jsonl" -nt "$dir/gate.start" ]; then
 		echo "gate: reused the verdict: the same rounds, judged by the same budget" \

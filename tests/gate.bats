@@ -194,6 +194,69 @@ C
 	[ ! -e "$G/runs.jsonl" ]
 }
 
+# The cache answers only for what would run now: each test changes what
+# a side's benchmark prints by a file that is no part of either side's
+# identity, and the next gate must measure again and give the new answer.
+
+@test "gate: a header outside the tree, not in GATE_HEADERS, changes what runs: measured again" {
+	mkdir "$T/inc"
+	printf '#include <stdio.h>\n#include "val.h"\nint main(void) { puts(VAL); return 0; }\n' > "$T/hdr.c"
+	printf '#define VAL "{\\"x_ns\\":8.0}"\n' > "$T/inc/val.h"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	echo 'int side_unused;' > "$T/base.c"
+	echo 'int side_unused;' > "$T/head.c"
+	set -- perfgate GATE_BENCH_SRC="$T/hdr.c" GATE_INCLUDES="-I$T/inc" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	run -0 --separate-stderr "$@"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .head')" = 8 ]
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+	printf '#define VAL "{\\"x_ns\\":9.0}"\n' > "$T/inc/val.h"
+	touch -d '-1 hour' "$T/inc/val.h"
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .head')" = 9 ]
+}
+
+@test "gate: a shared library the benchmark links, changed under both sides: measured again" {
+	mkdir "$T/lib"
+	printf 'const char *val(void);\n#include <stdio.h>\nint main(void) { puts(val()); return 0; }\n' > "$T/lib.c"
+	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 8.0 > "$T/v.c"
+	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	echo 'int side_unused;' > "$T/base.c"
+	echo 'int side_unused;' > "$T/head.c"
+	set -- perfgate GATE_BENCH_SRC="$T/lib.c" GATE_LDLIBS="-L$T/lib -lv -Wl,-rpath,$T/lib" \
+	    BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	run -0 --separate-stderr "$@"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .base')" = 8 ]
+	grep -q "^lib [0-9a-f]* $T/lib/libv.so$" "$G/head.key"
+	exe=$(sha256sum < "$G/head/bench")
+	# A library upgrade: the executables stay the same, the answer does not.
+	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 7.0 > "$T/v.c"
+	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
+	run -0 --separate-stderr "$@"
+	[ "$(sha256sum < "$G/head/bench")" = "$exe" ]
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .base')" = 7 ]
+}
+
+@test "gate: an unchanged side is built again, and its measurements reused, saying which keys matched" {
+	fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	before=$(stamp "$G/runs.jsonl")
+	fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"gate: building base"*"gate: building head"* || "$stderr" == *"gate: building head"*"gate: building base"* ]]
+	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
+	exe=$(sha256sum < "$G/head/bench" | cut -c1-16)
+	[[ "$stderr" == *"gate: reused the measurements in $G/runs.jsonl: "*"head's executable sha256:$exe"* ]]
+	# A BENCH_* variable changes the benchmark's work: measured again.
+	BENCH_SCALE=2 fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+}
+
 # A benchmark whose side file defines line(n), the line of its n-th run,
 # counted in a file beside the binary: a side with noise of its own.
 noisy_gate() {

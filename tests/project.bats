@@ -112,6 +112,34 @@ last() {
 	[[ "$stderr" == *measuring* ]]
 }
 
+@test "project: an ignored benchmark outside history, edited, is measured again with the new answer" {
+	mkrepo
+	# As one benchmarks old revisions: today's perf/xbench.c, ignored by
+	# git, built against each side's src/fx.c.
+	printf '/perf/xbench.c\n/xbench\n' >> .gitignore
+	git commit -q -am 'ignore the benchmark'
+	xbench() {
+		printf '#include <stdio.h>\n#include "fx.h"\nstatic int a[4] = { 1, 2, 3, 4 };\n'
+		printf 'int main(void) { printf("{\\"fx_sum_ns\\":%%d,\\"fx_max_ns\\":%s}\\n", 100 + fx_sum(a, 4) - 10); return 0; }\n' "$1"
+	}
+	xbench 50 > perf/xbench.c
+	set -- perfgate GATE_MK="$MK" BASE=HEAD HEAD=. \
+	    GATE_BUILD='$(CC) -std=c11 -O2 -I$(GATE_SIDE)/src -o $(GATE_SIDE)/xbench $(CURDIR)/perf/xbench.c $(GATE_SIDE)/src/fx.c' \
+	    GATE_BENCH='$(GATE_SIDE)/xbench'
+	run -0 --separate-stderr "$@"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "fx_max_ns") | .head')" = 50 ]
+	[ -z "$(git status --porcelain)" ]
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+	# The edited benchmark is no part of either side's tree: what runs
+	# changed all the same.
+	xbench 40 > perf/xbench.c
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "fx_max_ns") | .head')" = 40 ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "fx_max_ns") | .base')" = 40 ]
+}
+
 @test "project: a revision that does not exist cannot be decided, naming side, revision and step" {
 	mkrepo
 	run -2 --separate-stderr perfgate GATE_MK="$MK" BASE=no-such-branch HEAD=.
