@@ -57,3 +57,34 @@ quartile_opinion(double base_q1, double base_q3, double head_q1, double head_q3)
 		return "faster";
 	return "tie";
 }
+
+/*
+ * The paired verdict's statistics (cmpbudget -r). math.h is included here
+ * rather than at the top so that this block stays a pure append while
+ * other work on this file is merged; move it up afterwards.
+ */
+#include <math.h>
+
+int
+improved(double base, double head, double budget)
+{
+	/* The mirror of regressed: head exactly at the bound is no improvement. */
+	return head < base * (1 - budget);
+}
+
+size_t
+median_interval(size_t n, double conf)
+{
+	double lbin, cdf = 0;
+	size_t k;
+
+	/* P(B = i) = C(n, i) / 2^n, summed in logs: 2^-n underflows past n = 1074. */
+	lbin = lgamma((double)n + 1) - (double)n * log(2.0);
+	for (k = 1; 2 * k <= n; k++) {
+		cdf += exp(lbin - lgamma((double)k) - lgamma((double)(n - k) + 2));
+		/* A tolerance for the exact cases, such as n = 3 at 0.75. */
+		if (1 - 2 * cdf < conf - 1e-9)
+			break;
+	}
+	return k - 1;
+}

@@ -25,3 +25,16 @@ int regressed(double base, double head, double budget);
 const char *quartile_opinion(double base_q1, double base_q3, double head_q1, double head_q3);
 
 #endif
+
+/* head < base * (1 - budget), the mirror of regressed: an improvement beyond the budget. */
+int improved(double base, double head, double budget);
+
+/*
+ * The distribution-free confidence interval of a median from n sorted
+ * values (the sign test's): [v[k - 1], v[n - k]] holds the median with
+ * probability 1 - 2 P(B <= k - 1), B binomial(n, 1/2), whatever the
+ * distribution. Returns the largest k whose interval reaches confidence
+ * conf (0 < conf < 1), or 0 when not even [v[0], v[n - 1]] does: 5 values
+ * give at most 93.75 %, 6 give 96.9 %.
+ */
+size_t median_interval(size_t n, double conf);
