@@ -78,6 +78,21 @@ stamp() {
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
 }
 
+@test "gate: the summary names each side's compiler, flags, build digest and executable digest" {
+	fixed_gate '{"x_ns":8.0}' HEAD_CFLAGS='-std=c11 -O0'
+	[ "$status" -eq 0 ]
+	[ "$(summary base.cflags)" = "-std=c11 -O2" ]
+	[ "$(summary head.cflags)" = "-std=c11 -O0" ]
+	[ "$(summary base.cc)" = "$(cc --version | head -n 1)" ]
+	# The build command holds the flags.
+	[ "$(summary base.build_sha256)" != "$(summary head.build_sha256)" ]
+	[ "$(summary head.bench_sha256)" = "$(sha256sum < "$G/head/bench" | cut -c1-64)" ]
+	[ "$(summary base.source)" = "sha256:$(sha256sum < "$T/base.c" | cut -c1-64)" ]
+	[ "$(summary budget_sha256)" = "$(sha256sum < "$T/b.toml" | cut -c1-64)" ]
+	# And so does every round.
+	[ "$(jq -r 'select(.side == "head") | .cflags' "$G/runs.jsonl" | sort -u)" = "-std=c11 -O0" ]
+}
+
 @test "gate: worked example 8.0 -> 10.01 at 0.25 regressed (exit 1), the metric named" {
 	fixed_gate '{"x_ns":10.01}'
 	[ "$status" -eq 1 ]
@@ -385,6 +400,9 @@ C
 	for f in base.key head.key base/build.log head/bench.cmd runs.jsonl stats.jsonl verdict.jsonl verdict.txt verdict.md; do
 		[ -s "$G/1/$f" ] || [ "$f" = base/build.log ]
 	done
+	# Built by the same command, each in its own directory: one digest.
+	[[ "$(summary base.build_sha256)" =~ ^[0-9a-f]{64}$ ]]
+	[ "$(summary base.build_sha256)" = "$(summary head.build_sha256)" ]
 	run --separate-stderr perfgate GATEDIR="$G/2"
 	[ "$status" -eq 0 ]
 	[ "$(summary verdict)" = ok ]
