@@ -167,11 +167,18 @@ $(GATEDIR)/verdict.jsonl: $(GATEDIR)/runs.jsonl $(GATEDIR)/judge.id
 $(BUDGET):
 	@$(GATE_SH) fail $(GATEDIR) both budget $(call gate_q,no budget file $(BUDGET))
 
-.PHONY: gate gate-clean FORCE
+.PHONY: gate gate-clean noise FORCE
 FORCE:
 
 gate: $(GATEDIR)/verdict.jsonl
 	@$(GATE_SH) report $(GATEDIR) $(call gate_q,$(GATE_STATUS))
+
+# An A/A study: NOISE_GATES gates of HEAD against itself, to choose a
+# budget from this machine's noise rather than guess it.
+NOISE_GATES ?= 20
+NOISE_MARGIN ?= 1.5
+noise: $(GATEDIR)/head.key $(GATEDIR)/runs.id $(GATEDIR)/judge.id | $(GATE_TOOLS)
+	@$(GATE_SH) noise $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(NOISE_GATES)) $(call gate_q,$(NOISE_MARGIN))
 
 gate-clean:
 	rm -rf $(GATEDIR)

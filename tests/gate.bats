@@ -26,9 +26,13 @@ last() {
 	printf '%s\n' "$output" | tail -n 1
 }
 
-# The summary record's member $1.
+# The summary record's member $1 (-c: compact, as JSON).
 summary() {
-	last | jq -r ".$1"
+	if [ "$1" = -c ]; then
+		last | jq -c ".$2"
+	else
+		last | jq -r ".$1"
+	fi
 }
 
 # A benchmark that prints the line its side's file defines, byte for byte,
@@ -319,6 +323,27 @@ C
 	noisy_gate 1000 GATE_CONFIRM=0
 	[ "$status" -eq 1 ]
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+}
+
+@test "gate: make noise gates HEAD against itself: false alarms, worst drift, the smallest budget that holds" {
+	# Head's first run 8.0, every later one 10.5: the first gate's base is
+	# 8.0 and its head 10.5, a false alarm of +31.25 %; the second's 10.5
+	# on both sides.
+	noisy_gate 1000 GATE_CONFIRM=0
+	printf 'const char *line(unsigned n) { return n == 0 ? "{\\"x_ns\\":8.0}" : "{\\"x_ns\\":10.5}"; }\n' > "$T/head.c"
+	rm -rf "$G"
+	run -0 --separate-stderr make --no-print-directory noise NOISE_GATES=2 GATE_BENCH_SRC="$T/noisy.c" \
+	    BUDGET="$T/b.toml" HEAD="$T/head.c" GATEDIR="$G"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(summary gates)" = 2 ]
+	[ "$(summary false_alarms)" = 1 ]
+	[ "$(summary -c worst_drift)" = '{"x_ns":0.3125}' ]
+	[ "$(summary -c budgets)" = '{"x_ns":0.25}' ]
+	# 1.5 x 31.25 %, rounded up to a whole percent.
+	[ "$(summary -c smallest_budget)" = '{"x_ns":0.47}' ]
+	[ "$(summary budget_sha256)" = "$(sha256sum < "$T/b.toml" | cut -c1-64)" ]
+	[[ "$stderr" == *"noise: gate 1 of 2: regressed (a false alarm)"*"noise: gate 2 of 2: ok"* ]]
+	[[ "$stderr" == *"noise: 1 false alarms in 2 gates at $T/b.toml; worst drift: x_ns +31.2 % (budget 25 %, 47 % would hold)"* ]]
 }
 
 @test "gate: a doubtful regression that more rounds undo passes" {
