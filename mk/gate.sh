@@ -278,7 +278,10 @@ cmd_side() {
 	esac
 	echo "gate: building $side, $(describe "$value" "$fail_source")" >&2
 	GATE_SIDE=$sidedir
-	export GATE_SIDE GATE_CC GATE_CFLAGS GATE_INCLUDES
+	# A build that embeds its date (__DATE__, __TIME__) gives the same bytes
+	# every time, so that the key of an unchanged side stays the same.
+	SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0}
+	export GATE_SIDE GATE_CC GATE_CFLAGS GATE_INCLUDES SOURCE_DATE_EPOCH
 	# timeout(1) runs the build in its own process group and kills the whole
 	# group when the time is up.
 	timeout -k 5 "$timeout" sh -c "$build" > "$out/build.log" 2>&1

@@ -433,6 +433,16 @@ C
 	[ "$(summary verdict)" = ok ]
 }
 
+@test "gate: make noise NOISE_GATES=3 (perfgate(7) EXAMPLES) studies the kata against itself" {
+	run -0 --separate-stderr make --no-print-directory noise NOISE_GATES=3 GATEDIR="$G"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(summary gates)" = 3 ]
+	[ "$(summary 'worst_drift | keys_unsorted | join(" ")')" = "matmul_ns sum_ns rmsnorm_ns count_below_ns" ]
+	[ "$(summary 'smallest_budget | keys_unsorted | join(" ")')" = "matmul_ns sum_ns rmsnorm_ns count_below_ns" ]
+	[ "$(summary budget)" = budget.toml ]
+	[ "$(printf '%s\n' "$stderr" | grep -c '^noise: gate [123] of 3: ')" -eq 3 ]
+}
+
 @test "gate: make gate HEAD=build/slow/kernels.c (perfgate(7) EXAMPLES) regresses on a planted slowdown" {
 	mkdir -p build/slow
 	patch -s -o "build/slow/kernels.c.$$" kata/kernels.c < kata/slowdowns/s04-sum-one-accumulator.patch
