@@ -43,6 +43,7 @@ ifeq ($(origin GATE_BUILD),undefined)
 BASE ?= kata/kernels.c
 HEAD ?= kata/kernels.c
 GATE_KATA_H = $(GATE_SHARE)/kata/kernels.h
+GATE_DEFAULT_BUILD = 1
 else
 BASE ?= HEAD
 HEAD ?= .
@@ -99,7 +100,17 @@ GATE_STATUS ?=
 GATE_BENCH_SRC ?= $(GATE_SHARE)/bench/bench.c
 GATE_INCLUDES ?= $(addprefix -I,$(sort $(abspath $(dir $(GATE_HEADERS)))))
 GATE_LDLIBS ?= -lm
-GATE_BUILD ?= $(GATE_CC) $(GATE_CFLAGS) $(GATE_INCLUDES) -o $(GATE_SIDE)/bench $(abspath $(GATE_BENCH_SRC)) $(GATE_SIDE)/$(GATE_FILE) $(GATE_LDLIBS)
+GATE_BUILD ?= $(GATE_SH) object $(GATE_SIDE)/$(basename $(GATE_FILE)).o $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
+    $(call gate_q,$(GATE_INCLUDES)) $(GATE_SIDE)/$(GATE_FILE) && \
+    $(GATE_CC) $(GATE_CFLAGS) -o $(GATE_SIDE)/bench $(GATE_DRIVER) $(GATE_SIDE)/$(basename $(GATE_FILE)).o $(GATE_LDLIBS)
+
+# The default build compiles GATE_BENCH_SRC, the driver, into an object of
+# its own, again only when its content or the content of a header it
+# includes changes (gate.sh driver), and only once for both sides when they
+# share compiler and flags; each side compiles its file the same way
+# (gate.sh object) and links the two.
+gate_driver = $(GATEDIR)/driver/$(if $(filter same,$(GATE_DRIVER_SHARED)),both,$(1)).o
+GATE_DRIVER_SHARED = $(if $(subst x$(BASE_CC)|$(BASE_CFLAGS),,x$(HEAD_CC)|$(HEAD_CFLAGS)),apart,same)
 GATE_BENCH ?= $(GATE_SIDE)/bench
 
 GATE_SH = sh $(GATE_MK_DIR)/gate.sh
@@ -123,6 +134,12 @@ $$(GATEDIR)/$(1).key: GATE_SIDE = $$($(1)_SIDE)
 $$(GATEDIR)/$(1).key: GATE_FILE = $$(notdir $(2))
 $$(GATEDIR)/$(1).key: GATE_CC = $(3)
 $$(GATEDIR)/$(1).key: GATE_CFLAGS = $(4)
+ifdef GATE_DEFAULT_BUILD
+$$(GATEDIR)/$(1).key: GATE_DRIVER = $$(call gate_driver,$(1))
+$$(GATEDIR)/$(1).key: $$(call gate_driver,$(1))
+$$(call gate_driver,$(1)): GATE_CC = $(3)
+$$(call gate_driver,$(1)): GATE_CFLAGS = $(4)
+endif
 $$(GATEDIR)/$(1).key: FORCE | $$(GATEDIR)/runs.id
 	+@GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
 	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) side $$(GATEDIR) $(1) $$($(1)_KIND) \
@@ -144,6 +161,10 @@ ifneq ($(base_SIDE),$(head_SIDE))
 MAKEFLAGS += -j$(GATE_JOBS)
 endif
 endif
+
+$(GATEDIR)/driver/%.o: FORCE | $(GATEDIR)/runs.id
+	@$(GATE_SH) driver $(GATEDIR) $@ $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
+	    $(call gate_q,$(GATE_INCLUDES)) $(abspath $(GATE_BENCH_SRC))
 
 # The rounds' settings, and the budget read (cmpbudget -n, its one reader)
 # before anything is built: a bad budget is an answer at once.

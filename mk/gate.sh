@@ -3,6 +3,8 @@
 #
 #	gate.sh settings GATEDIR BINDIR BUDGET RUNS TIMEOUT ALTERNATE_FLAGS
 #	gate.sh rule     GATEDIR BUDGET CONFIRM
+#	gate.sh driver   GATEDIR OBJECT CC CFLAGS INCLUDES SOURCE
+#	gate.sh object   OBJECT CC CFLAGS INCLUDES SOURCE
 #	gate.sh side     GATEDIR SIDE KIND VALUE SIDEDIR TIMEOUT BUILD BENCH [FILE ...]
 #	gate.sh measure  GATEDIR BINDIR
 #	gate.sh judge    GATEDIR BINDIR
@@ -245,6 +247,44 @@ runs_of() {
 	done | sort -u | while IFS= read -r lib; do
 		[ -f "$lib" ] && echo "lib $(sha "$lib") $lib"
 	done
+}
+
+# driver GATEDIR OUT CC CFLAGS INCLUDES SRC and object OUT CC CFLAGS
+# INCLUDES SRC: compile SRC into the object OUT, unless OUT was compiled
+# by the same command from the same content of SRC and of every file it
+# included (the compiler's -MD list, system headers too): an incremental
+# build keyed by content, not timestamps. The driver is the benchmark's
+# own source, compiled once for both sides; an object is a side's file.
+driver_key() {
+	printf '%s\n' "$1"
+	[ -f "$2" ] || return 0
+	sed 's/^[^:]*://; s/\\$//' "$2" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' '\0' |
+	    xargs -0 -r sha256sum -- 2>&1
+}
+
+# compile OBJ CC CFLAGS INCLUDES SRC: status 0 when OBJ is up to date or
+# compiled now; the compiler's complaints on stderr.
+compile() {
+	obj=$1 cc=$2 cflags=$3 includes=$4 src=$5
+	mkdir -p "$(dirname "$obj")"
+	cmd="$cc $cflags $includes -c $src"
+	if [ -f "$obj" ] && [ -f "$obj.key" ] && driver_key "$cmd" "$obj.d" | cmp -s - "$obj.key"; then
+		return 0
+	fi
+	rm -f "$obj.key"
+	# shellcheck disable=SC2086
+	$cc $cflags $includes -MD -MF "$obj.d.tmp" -c -o "$obj.tmp" "$src" || return 1
+	mv -f "$obj.d.tmp" "$obj.d" && mv -f "$obj.tmp" "$obj" && driver_key "$cmd" "$obj.d" > "$obj.key"
+}
+
+cmd_driver() {
+	dir=$1 obj=$2 src=$6
+	shift 2
+	mkdir -p "$(dirname "$obj")"
+	compile "$obj" "$@" > "$obj.log" 2>&1 || {
+		cat "$obj.log" >&2
+		fail "$dir" both build "the benchmark driver $src does not compile; log in $obj.log"
+	}
 }
 
 # build_digest BUILD SIDEDIR: the digest of the build command as written,
@@ -543,6 +583,8 @@ case $cmd in
 settings) cmd_settings "$@" ;;
 rule) cmd_rule "$@" ;;
 side) cmd_side "$@" ;;
+driver) cmd_driver "$@" ;;
+object) compile "$@" ;;
 measure) cmd_measure "$@" ;;
 judge) cmd_judge "$@" ;;
 report) cmd_report "$@" ;;

@@ -309,6 +309,21 @@ C
 	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G" "$@"
 }
 
+@test "gate: the benchmark driver is compiled once for both sides, and again only when what it includes changes" {
+	fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	[ -f "$G/driver/both.o" ] && [ ! -e "$G/driver/base.o" ]
+	before=$(stamp "$G/driver/both.o") obj=$(stamp "$G/head/head.o")
+	fixed_gate '{"x_ns":8.0}'
+	[ "$(stamp "$G/driver/both.o")" = "$before" ]
+	[ "$(stamp "$G/head/head.o")" = "$obj" ]
+	# Flags apart: a driver for each side, each built with its side's flags.
+	fixed_gate '{"x_ns":8.0}' HEAD_CFLAGS='-std=c11 -O1'
+	[ "$status" -eq 0 ]
+	grep -q -- '-O1 .*fixed.c' "$G/driver/head.o.key"
+	grep -q -- '-O2 .*fixed.c' "$G/driver/base.o.key"
+}
+
 @test "gate: a regression within its own measurement's noise is measured again, by the same rule" {
 	# Base runs 8.0, 12.0, ...; head 10.5: over 8.0 x 1.25, not over 12.0 x 1.25.
 	noisy_gate 1000
