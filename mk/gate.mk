@@ -87,6 +87,11 @@ GATE_ALTERNATE_FLAGS ?=
 # before it is reported: one always, more while it lies within the noise of
 # its own measurement (gate.sh, judge).
 GATE_CONFIRM ?= 2
+# How far a side's minimum over rounds may lie from its true figure (the
+# drift make noise measures): a block of RUNS rounds ends as soon as more
+# rounds could not change the verdict within that margin; `off` measures
+# every round.
+GATE_NOISE ?= 0.1
 # Where gate.sh report writes the gate's exit status, for perfgate.
 GATE_STATUS ?=
 
@@ -175,7 +180,7 @@ $(GATEDIR)/runs.id: FORCE | $(GATE_TOOLS) $(BUDGET)
 # What the verdict depends on besides the rounds: the budget's path and
 # content and the rule's settings.
 $(GATEDIR)/judge.id: FORCE | $(GATEDIR)/runs.id
-	@$(GATE_SH) rule $(GATEDIR) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM))
+	@$(GATE_SH) rule $(GATEDIR) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE))
 
 $(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id
 	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN)

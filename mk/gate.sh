@@ -2,7 +2,7 @@
 # gate.sh: the steps of gate.mk that need more than one shell line.
 #
 #	gate.sh settings GATEDIR BINDIR BUDGET RUNS TIMEOUT ALTERNATE_FLAGS
-#	gate.sh rule     GATEDIR BUDGET CONFIRM
+#	gate.sh rule     GATEDIR BUDGET CONFIRM NOISE
 #	gate.sh driver   GATEDIR OBJECT CC CFLAGS INCLUDES SOURCE
 #	gate.sh object   OBJECT CC CFLAGS INCLUDES SOURCE
 #	gate.sh side     GATEDIR SIDE KIND VALUE SIDEDIR TIMEOUT BUILD BENCH [FILE ...]
@@ -146,8 +146,8 @@ cmd_settings() {
 }
 
 cmd_rule() {
-	dir=$1 budget=$2 confirm=$3
-	printf 'budget %s\nbudget_sha256 %s\nconfirm %s\n' "$budget" "$(sha "$budget")" "$confirm" \
+	dir=$1 budget=$2 confirm=$3 noise=$4
+	printf 'budget %s\nbudget_sha256 %s\nconfirm %s\nnoise %s\n' "$budget" "$(sha "$budget")" "$confirm" "$noise" \
 	    > "$dir/judge.id.tmp"
 	replace "$dir/judge.id"
 }
@@ -354,26 +354,26 @@ cmd_side() {
 	replace "$dir/$side.key"
 }
 
-# alternate_block GATEDIR BINDIR FIRST SECOND FROM: one block of the
-# settings' rounds of both sides, FIRST first in the first round, the
-# rounds numbered from FROM, appended to GATEDIR/runs.jsonl.tmp. Each
-# side's records carry its identity members (alternate -a). alternate's
-# stderr is shown and kept.
-alternate_block() {
-	dir=$1 bin=$2 first=$3 second=$4 from=$5
-	runs=$(id_get "$dir/runs.id" runs)
+# alternate_rounds GATEDIR BINDIR FROM COUNT: COUNT rounds of both sides,
+# numbered from FROM, appended to GATEDIR/runs.jsonl.tmp. alternate orders
+# the sides by the round's number (base first in odd rounds, head in even
+# ones), so the order alternates across calls as within one. Each side's
+# records carry its identity members (alternate -a). alternate's stderr is
+# shown and kept.
+alternate_rounds() {
+	dir=$1 bin=$2 from=$3 count=$4
 	timeout=$(id_get "$dir/runs.id" timeout)
 	flags=$(id_get "$dir/runs.id" alternate)
 	set --
-	for s in "$first" "$second"; do
+	for s in base head; do
 		while IFS=' ' read -r tag k v; do
 			[ "$tag" = member ] && set -- "$@" -a "$s:$k=$v"
 		done < "$dir/$s.key"
 	done
 	rm -f "$dir/block.jsonl"
 	# shellcheck disable=SC2086
-	{ "$bin/alternate" -r "$runs" -t "$timeout" -n "$from" $flags "$@" -o "$dir/block.jsonl" \
-	    "$first=$(cat "$dir/$first/bench.cmd")" "$second=$(cat "$dir/$second/bench.cmd")"
+	{ "$bin/alternate" -r "$count" -t "$timeout" -n "$from" $flags "$@" -o "$dir/block.jsonl" \
+	    "base=$(cat "$dir/base/bench.cmd")" "head=$(cat "$dir/head/bench.cmd")"
 	  echo $? > "$dir/alternate.status"; } 2>&1 | tee "$dir/alternate.log" >&2
 	[ -f "$dir/block.jsonl" ] && cat "$dir/block.jsonl" >> "$dir/runs.jsonl.tmp"
 	rm -f "$dir/block.jsonl"
@@ -405,12 +405,59 @@ run_failed() {
 	fail "$1" "${side:-both}" run "${msg:-alternate exited with status $2}"
 }
 
+# The first round, or with GATE_NOISE off the first block; the judge
+# measures on from there. GATEDIR/runs.blocks lists the round each block
+# of runs.jsonl starts with.
 cmd_measure() {
 	dir=$1 bin=$2
+	runs=$(id_get "$dir/runs.id" runs)
+	count=1
+	[ "$(id_get "$dir/judge.id" noise)" = off ] && count=$runs
 	rm -f "$dir/runs.jsonl.tmp"
-	echo "gate: measuring base and head, $(id_get "$dir/runs.id" runs) rounds" >&2
-	alternate_block "$dir" "$bin" base head 1
+	echo "gate: measuring base and head, $runs rounds" >&2
+	alternate_rounds "$dir" "$bin" 1 "$count"
+	echo 1 > "$dir/runs.blocks"
 	mv -f "$dir/runs.jsonl.tmp" "$dir/runs.jsonl"
+}
+
+# more GATEDIR BINDIR COUNT: COUNT more rounds, appended to runs.jsonl.
+more() {
+	cp -f "$1/runs.jsonl" "$1/runs.jsonl.tmp"
+	alternate_rounds "$1" "$2" $(($(grep -c . "$1/runs.jsonl") / 2 + 1)) "$3"
+	mv -f "$1/runs.jsonl.tmp" "$1/runs.jsonl"
+}
+
+# settle GATEDIR BINDIR BUDGET NOISE: judge the rounds so far by each
+# side's minimum; sets verdict (cmpbudget's status) and settled: 1 when
+# more rounds could not change the verdict as long as a side's minimum
+# lies within a factor 1 + NOISE of its true figure (the drift make noise
+# measures): some metric's head over base x (1 + budget) x (1 + NOISE),
+# which no lower head can undo, or every metric's head at most base x
+# (1 + budget) / (1 + NOISE), which no lower base can undo. A
+# higher-is-better metric, or one in error, is never settled early.
+settle() {
+	settled=0
+	doubt_stats "$1" "$2" || { verdict=2; return; }
+	"$2/cmpbudget" -b "$3" "$1/doubt.jsonl" > "$1/settle.jsonl" 2>/dev/null
+	verdict=$?
+	[ "$4" = off ] && return
+	settled=$(awk -v nu="$4" '
+	    function num(key) {
+		if (!match($0, "[{,]\"" key "\":-?[0-9][0-9.eE+-]*"))
+			return ""
+		return substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 4) + 0
+	    }
+	    /^\{"metric":"/ {
+		n++
+		b = num("base"); h = num("head"); f = num("budget")
+		if (b == "" || h == "" || f == "" || b <= 0 || index($0, "\"better\":\"higher\""))
+			open = 1
+		else if (h > b * (1 + f) * (1 + nu))
+			lost = 1
+		else if (!(h <= b * (1 + f) / (1 + nu)))
+			open = 1
+	    }
+	    END { print (lost || (n > 0 && !open)) ? 1 : 0 }' "$1/settle.jsonl")
 }
 
 # The rounds so far, each side's minimum and maximum, for the confirmation.
@@ -439,35 +486,44 @@ cmd_judge() {
 	dir=$1 bin=$2
 	budget=$(id_get "$dir/judge.id" budget)
 	confirm=$(id_get "$dir/judge.id" confirm)
+	noise=$(id_get "$dir/judge.id" noise)
 	runs=$(id_get "$dir/runs.id" runs)
-	# A regression is measured again before it is reported, whether these
-	# rounds were measured just now or long ago and judged by another
-	# budget: one more block of RUNS rounds always, and up to CONFIRM in
-	# all while it stays within the noise of this very measurement, each
-	# block starting with the side the one before did not, judged over all
-	# rounds. A few rounds of one side can all fall in a slow spell of the
-	# machine; more rounds can only lower each side's minimum towards its
-	# true figure, so a real regression stays one: the rule is not loosened.
-	# The blocks are kept with the rounds, for the next judgment.
+	[ -s "$dir/runs.blocks" ] || echo 1 > "$dir/runs.blocks"
+	# Each block is RUNS rounds, measured one at a time, and ends early
+	# once more rounds could not change the verdict (settle). A regression
+	# is measured again before it is reported, whether these rounds were
+	# measured just now or long ago and judged by another budget: one more
+	# block always, and up to CONFIRM in all while it stays within the
+	# noise of this very measurement, judged over all rounds. A few rounds
+	# of one side can all fall in a slow spell of the machine; more rounds
+	# can only lower each side's minimum towards its true figure, so a
+	# real regression stays one: the rule is not loosened. The blocks are
+	# kept with the rounds, for the next judgment.
 	while :; do
 		rounds=$(($(grep -c . "$dir/runs.jsonl") / 2))
-		blocks=$((rounds / runs - 1))
-		[ "$blocks" -lt "$confirm" ] || break
-		if [ $blocks = 0 ]; then
-			regresses "$dir" "$bin" "$budget" || break
-			echo "gate: a regression, measured again to confirm it: $runs more rounds" >&2
+		start=$(tail -n 1 "$dir/runs.blocks")
+		have=$((rounds - start + 1))
+		settle "$dir" "$bin" "$budget" "$noise"
+		if [ "$have" -lt "$runs" ]; then
+			if [ "$settled" = 0 ]; then
+				more "$dir" "$bin" $([ "$noise" = off ] && echo $((runs - have)) || echo 1)
+				continue
+			fi
+			echo "gate: settled after $have of $runs rounds: no more could change the verdict, with minima within GATE_NOISE $noise of the truth" >&2
+		fi
+		[ "$verdict" = 1 ] || break
+		blocks=$(grep -c . "$dir/runs.blocks")
+		[ "$blocks" -le "$confirm" ] || break
+		if [ "$blocks" = 1 ]; then
+			echo "gate: a regression, measured again to confirm it: up to $runs more rounds" >&2
 		else
 			doubtful "$dir" "$bin" "$budget" || break
-			echo "gate: a regression within this measurement's own noise: $runs more rounds" >&2
+			echo "gate: a regression within this measurement's own noise: up to $runs more rounds" >&2
 		fi
-		cp -f "$dir/runs.jsonl" "$dir/runs.jsonl.tmp"
-		if [ $((blocks % 2)) = 0 ]; then
-			alternate_block "$dir" "$bin" head base $((rounds + 1))
-		else
-			alternate_block "$dir" "$bin" base head $((rounds + 1))
-		fi
-		mv -f "$dir/runs.jsonl.tmp" "$dir/runs.jsonl"
+		echo $((rounds + 1)) >> "$dir/runs.blocks"
+		more "$dir" "$bin" $([ "$noise" = off ] && echo "$runs" || echo 1)
 	done
+	rm -f "$dir/settle.jsonl"
 	rm -f "$dir/doubt.jsonl"
 	"$bin/minjson" -x round,slot,load,pressure -s min,q1,median,q3 "$dir/runs.jsonl" > "$dir/stats.jsonl.tmp" ||
 	    fail "$dir" both statistics "minjson failed on $dir/runs.jsonl"
