@@ -98,7 +98,7 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh $(DESTDIR)$(DATADIR)/
+	cp -f mk/gate.mk mk/gate.sh mk/noise.sh $(DESTDIR)$(DATADIR)/
 	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/

@@ -204,7 +204,7 @@ gate: $(GATEDIR)/verdict.jsonl
 NOISE_GATES ?= 20
 NOISE_MARGIN ?= 1.5
 noise: $(GATEDIR)/head.key $(GATEDIR)/runs.id $(GATEDIR)/judge.id | $(GATE_TOOLS)
-	@$(GATE_SH) noise $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(NOISE_GATES)) $(call gate_q,$(NOISE_MARGIN))
+	@sh $(GATE_MK_DIR)/noise.sh $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(NOISE_GATES)) $(call gate_q,$(NOISE_MARGIN))
 
 gate-clean:
 	rm -rf $(GATEDIR)
