@@ -92,6 +92,10 @@ GATE_CONFIRM ?= 2
 # rounds could not change the verdict within that margin; `off` measures
 # every round.
 GATE_NOISE ?= 0.1
+# A metric the benchmark prints that the budget does not name: `ok` names
+# it on stderr and in the summary's "unbudgeted"; `error` cannot be decided
+# (cmpbudget -u), for projects that want every metric budgeted.
+GATE_UNBUDGETED ?= ok
 # Where gate.sh report writes the gate's exit status, for perfgate.
 GATE_STATUS ?=
 
@@ -180,7 +184,8 @@ $(GATEDIR)/runs.id: FORCE | $(GATE_TOOLS) $(BUDGET)
 # What the verdict depends on besides the rounds: the budget's path and
 # content and the rule's settings.
 $(GATEDIR)/judge.id: FORCE | $(GATEDIR)/runs.id
-	@$(GATE_SH) rule $(GATEDIR) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE))
+	@$(GATE_SH) rule $(GATEDIR) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE)) \
+	    $(call gate_q,$(GATE_UNBUDGETED))
 
 $(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id
 	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN)

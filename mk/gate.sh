@@ -2,7 +2,7 @@
 # gate.sh: the steps of gate.mk that need more than one shell line.
 #
 #	gate.sh settings GATEDIR BINDIR BUDGET RUNS TIMEOUT ALTERNATE_FLAGS
-#	gate.sh rule     GATEDIR BUDGET CONFIRM NOISE
+#	gate.sh rule     GATEDIR BUDGET CONFIRM NOISE UNBUDGETED
 #	gate.sh driver   GATEDIR OBJECT CC CFLAGS INCLUDES SOURCE
 #	gate.sh object   OBJECT CC CFLAGS INCLUDES SOURCE
 #	gate.sh side     GATEDIR SIDE KIND VALUE SIDEDIR TIMEOUT BUILD BENCH [FILE ...]
@@ -145,8 +145,13 @@ cmd_settings() {
 }
 
 cmd_rule() {
-	dir=$1 budget=$2 confirm=$3 noise=$4
-	printf 'budget %s\nbudget_sha256 %s\nconfirm %s\nnoise %s\n' "$budget" "$(sha "$budget")" "$confirm" "$noise" \
+	dir=$1 budget=$2 confirm=$3 noise=$4 unbudgeted=$5
+	case $unbudgeted in
+	ok|error) ;;
+	*) fail "$dir" both judge "GATE_UNBUDGETED=$unbudgeted: not ok or error" ;;
+	esac
+	printf 'budget %s\nbudget_sha256 %s\nconfirm %s\nnoise %s\nunbudgeted %s\n' "$budget" "$(sha "$budget")" \
+	    "$confirm" "$noise" "$unbudgeted" \
 	    > "$dir/judge.id.tmp"
 	replace "$dir/judge.id"
 }
@@ -527,7 +532,10 @@ cmd_judge() {
 	"$bin/minjson" -x round,slot,load,pressure -s min,q1,median,q3 "$dir/runs.jsonl" > "$dir/stats.jsonl.tmp" ||
 	    fail "$dir" both statistics "minjson failed on $dir/runs.jsonl"
 	mv -f "$dir/stats.jsonl.tmp" "$dir/stats.jsonl"
-	"$bin/cmpbudget" -b "$budget" -r "$dir/runs.jsonl" -m "$dir/verdict.md" "$dir/stats.jsonl" \
+	strict=
+	[ "$(id_get "$dir/judge.id" unbudgeted)" = error ] && strict=-u
+	# shellcheck disable=SC2086
+	"$bin/cmpbudget" $strict -b "$budget" -r "$dir/runs.jsonl" -m "$dir/verdict.md" "$dir/stats.jsonl" \
 	    > "$dir/verdict.jsonl.tmp" 2> "$dir/verdict.txt"
 	status=$?
 	if [ $status -gt 2 ] || [ ! -s "$dir/verdict.jsonl.tmp" ]; then

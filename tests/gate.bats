@@ -459,6 +459,17 @@ C
 	[[ "$(summary error)" == *"side head, round 1"* ]]
 }
 
+@test "gate: a metric the budget does not name is listed and named; GATE_UNBUDGETED=error cannot decide" {
+	fixed_gate '{"x_ns":8.0,"y_ns":3}'
+	[ "$status" -eq 0 ]
+	[ "$(summary -c unbudgeted)" = '["y_ns"]' ]
+	[[ "$stderr" == *y_ns* ]]
+	fixed_gate '{"x_ns":8.0,"y_ns":3}' GATE_UNBUDGETED=error
+	[ "$status" -eq 2 ]
+	[ "$(summary verdict)" = error ]
+	[[ "$(summary error)" == *"y_ns: not in the budget file"* ]]
+}
+
 @test "gate: a metric of the budget that the benchmark lacks cannot be decided: exit 2, the metric named" {
 	fixed_gate '{"y_ns":8.0}'
 	[ "$status" -eq 2 ]
