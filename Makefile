@@ -18,6 +18,8 @@ PG_CPPFLAGS = -D_GNU_SOURCE -Ibin -Ibench
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget
+# make compare's own (mk/compare.mk)
+TOOLS += refjudge perfdoc
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
@@ -72,6 +74,9 @@ PERFGATE_DIR = .
 PERFGATE_BIN = bin
 include mk/gate.mk
 
+# make compare: the kata against plain C and NumPy (see mk/compare.mk).
+include mk/compare.mk
+
 # The gate's proof: it catches the planted slowdowns and passes the kata
 # against itself.
 grade: all
@@ -91,7 +96,7 @@ warnings:
 test-san: deps
 	@sh tests/sanitize.sh
 
-test: deps all check lint-man warnings
+test: deps all check lint-man warnings compare-check
 	@sh tests/run.sh tests/*.bats
 
 install: all
@@ -99,6 +104,7 @@ install: all
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
 	cp -f mk/gate.mk mk/gate.sh mk/noise.sh $(DESTDIR)$(DATADIR)/
+	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
 	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/

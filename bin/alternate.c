@@ -50,7 +50,7 @@ struct side {
 static const char *const ownkeys[] = {
 	"side", "round", "slot", "load", "pressure", "threads",
 	"error", "status", "signal", "timed_out", "stderr", "deferred", "gate",
-	"maxload", "waited_s", "retries"
+	"maxload", "waited_s", "retries", "discarded"
 };
 
 static struct side *sides;
@@ -66,6 +66,8 @@ static double maxwait = 60;
 static double timeout = 300;
 static long maxthreads;		/* -T: 0, threads not watched */
 static int strings;		/* -s: string members pass through */
+static int notediscards;	/* -d: records say how often their round was discarded */
+static long discards;		/* how often the running round was discarded */
 
 /* A round's records, held until the round has passed the load gate. */
 static char *rbuf;
@@ -121,6 +123,9 @@ progress(const char *fmt, ...)
 static void
 radd(const char *s, size_t n)
 {
+	/* A side without -a members adds nothing, from a NULL pointer. */
+	if (n == 0)
+		return;
 	if (rlen + n > rcap) {
 		rcap = (rlen + n) * 2 + 256;
 		rbuf = xrealloc(rbuf, rcap);
@@ -496,7 +501,8 @@ runside(const struct side *s, long round, size_t slot)
 
 		if (iskey(f, "side") || iskey(f, "round") || iskey(f, "slot") || iskey(f, "load") ||
 		    (pressurepath != NULL && iskey(f, "pressure")) ||
-		    (maxthreads > 0 && iskey(f, "threads"))) {
+		    (maxthreads > 0 && iskey(f, "threads")) ||
+		    (notediscards && maxload > 0 && iskey(f, "discarded"))) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
@@ -519,6 +525,8 @@ runside(const struct side *s, long round, size_t slot)
 	}
 	if (maxthreads > 0)
 		raddf(",\"threads\":%d", res.threads);
+	if (notediscards && maxload > 0)
+		raddf(",\"discarded\":%ld", discards);
 	for (i = 0; i < rec.n; i++) {
 		const struct jfield *f = &rec.field[i];
 
@@ -670,7 +678,7 @@ addside(const char *arg)
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-ps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
+	fprintf(stderr, "usage: %s [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
 	    " [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads]"
 	    " name=command ...\n", argv0);
 	exit(2);
@@ -695,7 +703,7 @@ main(int argc, char *argv[])
 	members = xmalloc((size_t)argc * sizeof *members);
 	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */
-	while ((c = getopt(argc, argv, "+:a:c:l:L:n:o:pr:R:st:T:")) != -1) {
+	while ((c = getopt(argc, argv, "+:a:c:dl:L:n:o:pr:R:st:T:")) != -1) {
 		switch (c) {
 		case 'a':
 			members[nmembers++] = optarg;
@@ -703,6 +711,9 @@ main(int argc, char *argv[])
 		case 'c':
 			if ((err = parse_long(optarg, 0, CPU_SETSIZE - 1, &cpu)) != NULL)
 				die("-c %s: %s", optarg, err);
+			break;
+		case 'd':
+			notediscards = 1;
 			break;
 		case 'l':
 			if ((err = parse_double(optarg, 0, 1e9, &maxload)) != NULL)
@@ -803,7 +814,7 @@ main(int argc, char *argv[])
 	 * that a block run later continues both where an earlier one ended.
 	 */
 	for (round = first; round < first + rounds; round++) {
-		for (;;) {
+		for (discards = 0;; discards++) {
 			if (maxload > 0)
 				gatewait(round, round - first + 1, rounds);
 			williams(nsides, (size_t)(round - 1), order);

@@ -298,6 +298,17 @@ williams_check() {
 	  '["a",1,0,0.3] ["b",1,1,0.3] ["b",2,0,0.3] ["a",2,1,0.3]' ]
 }
 
+@test "alternate: -d notes in each record how often its round was discarded" {
+	(while [ ! -e raised ]; do sleep 0.05; done; sleep 0.6; setload 0.30) >/dev/null 2>&1 3>&- &
+	run -0 --separate-stderr alternate -d -l 2 -L 20 -r 2 a="$A/metric.sh 1" b="$A/raise.sh raised"
+	[ "$(echo "$output" | jq -c '[.side, .round, .discarded]' | paste -sd ' ')" = \
+	  '["a",1,1] ["b",1,1] ["b",2,0] ["a",2,0]' ]
+	# Without a gate nothing is discarded, and nothing is said.
+	setload 0.10
+	run -0 --separate-stderr alternate -d -r 1 a="$A/metric.sh 1"
+	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"t_ns":1}' ]
+}
+
 @test "alternate: retries used up is exit 2, and the records before stay" {
 	(while [ ! -e raised ]; do sleep 0.05; done; sleep 0.6; setload 0.30) >/dev/null 2>&1 3>&- &
 	run -2 --separate-stderr alternate -l 2 -L 20 -R 0 -r 2 a="$A/metric.sh 1" b="$A/raise.sh raised"
@@ -418,9 +429,9 @@ williams_check() {
 
 @test "alternate: usage errors are exit 2" {
 	run -2 --separate-stderr alternate
-	[ "$stderr" = "usage: alternate [-ps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
+	[ "$stderr" = "usage: alternate [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
 	run -2 --separate-stderr alternate -x a=true
-	[ "${stderr_lines[1]}" = "usage: alternate [-ps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
+	[ "${stderr_lines[1]}" = "usage: alternate [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
 	run -2 --separate-stderr alternate -r
 	[[ ${stderr_lines[1]} == usage:* ]]
 	[ -z "$output" ]
