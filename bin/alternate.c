@@ -19,6 +19,7 @@
 
 #include "jsonl.h"
 #include "proc.h"
+#include "stats.h"
 #include "util.h"
 
 /* How much of a failing side's stderr is shown again under the message. */
@@ -325,42 +326,6 @@ static const char *
 gaugename(void)
 {
 	return pressurepath != NULL ? "CPU pressure" : "load average";
-}
-
-/*
- * Row `row` of a Williams design for k sides, into order[0..k). For even k
- * the rows of one balanced Latin square; for odd k that square and then its
- * mirror image, since an odd square alone cannot balance adjacency. Over
- * williams_rows(k) rows every side takes every slot equally often and every
- * ordered pair of sides is adjacent equally often.
- */
-static size_t
-williams_rows(size_t k)
-{
-	return k % 2 == 0 ? k : 2 * k;
-}
-
-static void
-williams(size_t k, size_t row, size_t *order)
-{
-	size_t j, first, mirror;
-
-	row %= williams_rows(k);
-	mirror = row >= k;
-	if (mirror)
-		row -= k;
-	for (j = 0; j < k; j++) {
-		/* The first row is 0, 1, k-1, 2, k-2, ...; row r adds r to it. */
-		size_t i = mirror ? k - 1 - j : j;
-
-		if (i == 0)
-			first = 0;
-		else if (i % 2 == 1)
-			first = (i + 1) / 2;
-		else
-			first = k - i / 2;
-		order[j] = (first + row) % k;
-	}
 }
 
 static int

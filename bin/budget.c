@@ -13,6 +13,7 @@
 
 #include "budget.h"
 #include "sha256.h"
+#include "utf8.h"
 #include "util.h"
 
 /* Every key of the file, to catch a key or a section given twice. */
@@ -75,51 +76,6 @@ static int
 atend(const char *p)
 {
 	return *p == '\0' || *p == '#';
-}
-
-/*
- * TODO(lib): remove for utf8_valid of bin/utf8.h once branch lib is merged.
- * Return the length of a valid UTF-8 text, or where the first bad byte is.
- */
-static size_t
-budget_utf8_valid(const unsigned char *s, size_t len)
-{
-	size_t i = 0, k, need;
-	unsigned long cp;
-
-	while (i < len) {
-		unsigned char c = s[i];
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			need = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			need = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3;
-			cp = c & 0x07;
-		} else {
-			return i;
-		}
-		if (len - i <= need)
-			return i;
-		for (k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		/* Overlong forms, surrogates and code points past U+10FFFF are not UTF-8. */
-		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return i;
-		i += need + 1;
-	}
-	return len;
 }
 
 /*
@@ -367,7 +323,7 @@ line(struct reader *r, char *s, size_t len)
 
 	if (memchr(s, '\0', len) != NULL)
 		return "NUL byte";
-	if (budget_utf8_valid((const unsigned char *)s, len) != len)
+	if (utf8_valid((const unsigned char *)s, len) != len)
 		return "invalid UTF-8";
 	p = skipws(s);
 	if (atend(p))
@@ -458,7 +414,7 @@ budget_find(const struct budget *b, const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < b->n; i++)
-		if (strlen(b->entry[i].name) == len && memcmp(b->entry[i].name, name, len) == 0)
+		if (strlen(b->entry[i].name) == len && memeq(b->entry[i].name, name, len))
 			return &b->entry[i];
 	return NULL;
 }

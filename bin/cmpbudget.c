@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "counts.h"
 #include "jsonl.h"
 #include "judge.h"
 #include "report.h"
@@ -56,7 +57,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key]"
+	fprintf(stderr, "usage: %s [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key]"
 	    " [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
 	exit(2);
 }
@@ -86,13 +87,13 @@ fail(const char *fmt, ...)
 	failmsg(msg);
 }
 
-/* TODO(lib): jfield_is of jsonl.h once branch lib is merged. */
+/* Is the string f's value, as written, s? (jfield_is compares its key.) */
 static int
-fieldis(const struct jfield *f, const char *s)
+valueis(const struct jfield *f, const char *s)
 {
 	size_t n = strlen(s);
 
-	return f->rawlen == n && memcmp(f->raw, s, n) == 0;
+	return f->rawlen == n && memeq(f->raw, s, n);
 }
 
 /*
@@ -108,10 +109,10 @@ keep(const char *line, size_t len, const struct jfield *side, const struct jfiel
 	const char *msg;
 
 	for (i = 0; i < NSIDE; i++) {
-		if (!fieldis(side, sidename[i]))
+		if (!valueis(side, sidename[i]))
 			continue;
 		for (j = 0; j < NSTAT; j++) {
-			if (!fieldis(stat, statname[i][j]))
+			if (!valueis(stat, statname[i][j]))
 				continue;
 			s = &slots[i][j];
 			if (s->have) {
@@ -119,9 +120,7 @@ keep(const char *line, size_t len, const struct jfield *side, const struct jfiel
 				    file, lineno, sidename[i], statname[i][j], s->file, s->lineno);
 				return -1;
 			}
-			s->line = xmalloc(len + 1);
-			memcpy(s->line, line, len);
-			s->line[len] = '\0';
+			s->line = xmemdup(line, len);
 			if ((msg = jparse(s->line, len, &s->rec)) != NULL) {
 				fail("%s:%lu: %s", file, lineno, msg);
 				return -1;
@@ -189,7 +188,7 @@ bookkeeping(const struct jfield *f)
 	size_t i;
 
 	for (i = 0; i < sizeof name / sizeof name[0]; i++)
-		if (f->keylen == strlen(name[i]) && memcmp(f->key, name[i], f->keylen) == 0)
+		if (jfield_is(f, name[i]))
 			return 1;
 	return 0;
 }
@@ -211,14 +210,12 @@ find_unbudgeted(void)
 			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL)
 				continue;
 			for (j = 0; j < nunbudgeted; j++)
-				if (strlen(unbudgeted[j]) == f->keylen && memcmp(unbudgeted[j], f->key, f->keylen) == 0)
+				if (jfield_is(f, unbudgeted[j]))
 					break;
 			if (j < nunbudgeted)
 				continue;
 			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
-			unbudgeted[nunbudgeted] = xmalloc(f->keylen + 1);
-			memcpy(unbudgeted[nunbudgeted], f->key, f->keylen);
-			unbudgeted[nunbudgeted++][f->keylen] = '\0';
+			unbudgeted[nunbudgeted++] = xmemdup(f->key, f->keylen);
 		}
 }
 
@@ -313,16 +310,16 @@ putstr(const char *s)
 	putchar('"');
 }
 
-/* The metrics whose verdict is v, as a JSON array. */
+/* The metrics whose verdict is v (and that are layout suspects, if suspect), as a JSON array. */
 static void
-putlist(const struct result *res, size_t nres, enum verdict v)
+putlist(const struct result *res, size_t nres, enum verdict v, int suspect)
 {
 	size_t i;
 	int first = 1;
 
 	putchar('[');
 	for (i = 0; i < nres; i++)
-		if (res[i].verdict == v) {
+		if (res[i].verdict == v && (!suspect || res[i].suspect)) {
 			if (!first)
 				putchar(',');
 			putstr(res[i].e->name);
@@ -345,7 +342,7 @@ putident(const struct rounds *rs, enum side s)
 
 static void
 records(const struct result *res, size_t nres, double conf, const struct rounds *rs,
-    const char *bfile)
+    int counts, const char *bfile)
 {
 	size_t i;
 	int nreg = 0;
@@ -389,14 +386,14 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 	fputs("{\"verdict\":", stdout);
 	putstr(nerrs ? "error" : nreg ? "regressed" : "ok");
 	fputs(",\"regressed\":", stdout);
-	putlist(res, nres, V_REGRESSED);
+	putlist(res, nres, V_REGRESSED, 0);
 	printf(",\"metrics\":%zu", budget.n);
 	if (nerrs) {
 		fputs(",\"error\":", stdout);
 		putstr(errs[0]);
 	}
 	fputs(",\"improved\":", stdout);
-	putlist(res, nres, V_IMPROVED);
+	putlist(res, nres, V_IMPROVED, 0);
 	fputs(",\"unbudgeted\":[", stdout);
 	for (i = 0; i < nunbudgeted; i++) {
 		if (i)
@@ -404,6 +401,10 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 		putstr(unbudgeted[i]);
 	}
 	putchar(']');
+	if (counts) {
+		fputs(",\"layout_suspect\":", stdout);
+		putlist(res, nres, V_REGRESSED, 1);
+	}
 	if (rs != NULL) {
 		putident(rs, SIDE_BASE);
 		putident(rs, SIDE_HEAD);
@@ -418,7 +419,7 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 
 /* -S side=stat: judge one side by another statistic. */
 static int
-sidestat(const char *arg, const char *stat[NSIDE])
+parse_sidestat(const char *arg, const char *stat[NSIDE])
 {
 	int s;
 	size_t n;
@@ -436,12 +437,13 @@ sidestat(const char *arg, const char *stat[NSIDE])
 int
 main(int argc, char *argv[])
 {
-	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *why;
-	const char *stat = "min", *sidestat_[NSIDE] = { NULL, NULL };
+	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *ifile = NULL, *why;
+	const char *stat = "min", *sidestat[NSIDE] = { NULL, NULL };
 	struct result *res = NULL;
 	static struct rounds rs;
+	static struct counts cnt;
 	struct report rp;
-	double conf = 0.95, floor = -1;
+	double conf = 0.95, noise = -1;
 	size_t i, nres = 0;
 	long n, nrec = 0;
 	int c, s, ok, status, check = 0, strict = 0, haverounds = 0;
@@ -449,7 +451,7 @@ main(int argc, char *argv[])
 
 	setargv0(argv[0]);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:c:f:H:k:m:nr:S:s:u")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:f:H:i:k:m:nr:S:s:u")) != -1) {
 		switch (c) {
 		case 'B':
 			sidename[SIDE_BASE] = optarg;
@@ -462,11 +464,14 @@ main(int argc, char *argv[])
 				die("-c %s: the confidence must be above 0 and below 1", optarg);
 			break;
 		case 'f':
-			if ((why = parse_double(optarg, 0, 1e6, &floor)) != NULL)
+			if ((why = parse_double(optarg, 0, 1e6, &noise)) != NULL)
 				die("-f %s: %s", optarg, why);
 			break;
 		case 'H':
 			sidename[SIDE_HEAD] = optarg;
+			break;
+		case 'i':
+			ifile = optarg;
 			break;
 		case 'k':
 			key = optarg;
@@ -481,7 +486,7 @@ main(int argc, char *argv[])
 			rfile = optarg;
 			break;
 		case 'S':
-			if (sidestat(optarg, sidestat_) < 0) {
+			if (parse_sidestat(optarg, sidestat) < 0) {
 				warnmsg("-S %s: expected base=stat or head=stat", optarg);
 				usage();
 			}
@@ -500,14 +505,15 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (*key == '\0' || *sidename[SIDE_BASE] == '\0' || *sidename[SIDE_HEAD] == '\0' || *stat == '\0' ||
-	    (mdfile != NULL && *mdfile == '\0') || (rfile != NULL && *rfile == '\0')) {
-		warnmsg("-B, -H, -k, -m, -r and -s take a non-empty argument");
+	    (mdfile != NULL && *mdfile == '\0') || (rfile != NULL && *rfile == '\0') ||
+	    (ifile != NULL && *ifile == '\0')) {
+		warnmsg("-B, -H, -i, -k, -m, -r and -s take a non-empty argument");
 		usage();
 	}
 	if (strcmp(sidename[SIDE_BASE], sidename[SIDE_HEAD]) == 0)
 		die("-B and -H name the same side \"%s\"", sidename[SIDE_BASE]);
 	for (s = 0; s < NSIDE; s++)
-		statname[s][ST_MAIN] = sidestat_[s] ? sidestat_[s] : stat;
+		statname[s][ST_MAIN] = sidestat[s] ? sidestat[s] : stat;
 
 	if ((msg = budget_load(&budget, bfile)) != NULL) {
 		if (check)
@@ -544,6 +550,14 @@ main(int argc, char *argv[])
 			haverounds = 1;
 		}
 	}
+	if (ok && ifile != NULL) {
+		const char *mainstat[NSIDE] = { statname[SIDE_BASE][ST_MAIN], statname[SIDE_HEAD][ST_MAIN] };
+
+		if ((msg = counts_load(&cnt, ifile, key, sidename, mainstat)) != NULL) {
+			failmsg(msg);
+			ok = 0;
+		}
+	}
 	if (ok) {
 		find_unbudgeted();
 		nres = budget.n;
@@ -552,7 +566,9 @@ main(int argc, char *argv[])
 		for (i = 0; i < nres; i++) {
 			judge(&res[i], &budget.entry[i]);
 			if (haverounds)
-				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, floor);
+				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, noise);
+			if (ifile != NULL && res[i].verdict == V_REGRESSED)
+				res[i].suspect = counts_suspect(&cnt, res[i].e->name);
 		}
 		for (i = 0; strict && i < nunbudgeted; i++)
 			fail("%s: not in the budget file (-u)", unbudgeted[i]);
@@ -563,7 +579,7 @@ main(int argc, char *argv[])
 	rp.error = nerrs ? errs[0] : NULL;
 	if (mdfile != NULL && (msg = report_markdown(mdfile, &rp)) != NULL)
 		failmsg(msg);
-	records(res, nres, conf, haverounds ? &rs : NULL, budget.sha256[0] ? bfile : NULL);
+	records(res, nres, conf, haverounds ? &rs : NULL, ifile != NULL, budget.sha256[0] ? bfile : NULL);
 	if (nres > 0)
 		report_table(stderr, &rp);
 	if (nunbudgeted > 0 && !strict) {
@@ -572,6 +588,14 @@ main(int argc, char *argv[])
 			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
 		fputc('\n', stderr);
 	}
+	for (i = 0, c = 0; i < nres; i++)
+		if (res[i].suspect) {
+			if (c++ == 0)
+				fprintf(stderr, "%s: regressed in time, not in instructions (layout or noise?):", argv0);
+			fprintf(stderr, "%s %s", c > 1 ? "," : "", res[i].e->name);
+		}
+	if (c)
+		fputc('\n', stderr);
 	for (i = 0; i < nerrs; i++)
 		warnmsg("%s", errs[i]);
 	status = nerrs ? 2 : 0;

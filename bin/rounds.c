@@ -45,22 +45,6 @@ msgf(const char *fmt, ...)
 	return msg;
 }
 
-static char *
-copy(const char *s, size_t n)
-{
-	char *p = xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-static int
-samekey(const struct jfield *f, const char *s, size_t n)
-{
-	return f->keylen == n && memcmp(f->key, s, n) == 0;
-}
-
 /*
  * The string members other than the side's key: the first record of a side
  * sets them, every later one must repeat them exactly (no more, no less).
@@ -69,26 +53,26 @@ samekey(const struct jfield *f, const char *s, size_t n)
 static int
 identity(struct rounds *rs, enum side s, const struct jrecord *rec, const char *key, int first)
 {
-	size_t i, j, keylen = strlen(key), n = 0;
+	size_t i, j, n = 0;
 	const struct jfield *f;
 
 	for (i = 0; i < rec->n; i++) {
 		f = &rec->field[i];
-		if (f->type != J_STRING || samekey(f, key, keylen))
+		if (f->type != J_STRING || jfield_is(f, key))
 			continue;
 		if (first) {
 			rs->id[s] = xrealloc(rs->id[s], (rs->nid[s] + 1) * sizeof *rs->id[s]);
-			rs->id[s][rs->nid[s]].key = copy(f->key, f->keylen);
-			rs->id[s][rs->nid[s]].val = copy(f->raw, f->rawlen);
+			rs->id[s][rs->nid[s]].key = xmemdup(f->key, f->keylen);
+			rs->id[s][rs->nid[s]].val = xmemdup(f->raw, f->rawlen);
 			rs->nid[s]++;
 			continue;
 		}
 		n++;
 		for (j = 0; j < rs->nid[s]; j++)
-			if (samekey(f, rs->id[s][j].key, strlen(rs->id[s][j].key)))
+			if (jfield_is(f, rs->id[s][j].key))
 				break;
 		if (j == rs->nid[s] || strlen(rs->id[s][j].val) != f->rawlen ||
-		    memcmp(rs->id[s][j].val, f->raw, f->rawlen) != 0)
+		    !memeq(rs->id[s][j].val, f->raw, f->rawlen))
 			return -1;
 	}
 	return first || n == rs->nid[s] ? 0 : -1;
@@ -172,7 +156,7 @@ readall(struct rounds *rs, struct sidelist *sl, struct jreader *r, const char *k
 			break;
 		}
 		for (s = 0; s < NSIDE; s++)
-			if (sf->rawlen == strlen(side[s]) && memcmp(sf->raw, side[s], sf->rawlen) == 0)
+			if (sf->rawlen == strlen(side[s]) && memeq(sf->raw, side[s], sf->rawlen))
 				break;
 		if (s == NSIDE)
 			continue;

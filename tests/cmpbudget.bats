@@ -354,7 +354,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -383,6 +383,240 @@ badinput() {
 	run -2 --separate-stderr cmpbudget -b budget.toml -m /dev/full "$D/worked.jsonl"
 	[ "${stderr_lines[-1]}" = 'cmpbudget: write /dev/full: No space left on device' ]
 	[ -c /dev/full ]
+}
+
+# Paired ratios, -n, -S, -u, [higher]: issue 10's additions.
+
+@test "cmpbudget -n prints the budget file's runs, 3 when it has none" {
+	run -0 --separate-stderr cmpbudget -b "$D/pairs.toml" -n
+	[ "$output" = 8 ]
+	[ -z "$stderr" ]
+	printf '[budget]\na_ns = 1\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml -n
+	[ "$output" = 3 ]
+}
+
+@test "cmpbudget -n on a bad budget file is exit 2 with file:line and nothing on stdout" {
+	printf 'runs = 3.5\n[budget]\na_ns = 1\n' >b.toml
+	run -2 --separate-stderr cmpbudget -b b.toml -n
+	[ "$stderr" = 'cmpbudget: b.toml:1: runs must be a whole number from 1 to 1000000' ]
+	[ -z "$output" ]
+	printf '# runs as a string\nruns = "4"\n[budget]\na_ns = 1\n' >b.toml
+	run -2 --separate-stderr cmpbudget -b b.toml -n
+	[ "$stderr" = 'cmpbudget: b.toml:2: runs must be a whole number from 1 to 1000000' ]
+	[ -z "$output" ]
+	run -2 --separate-stderr cmpbudget -b nothere.toml -n
+	[ "$stderr" = 'cmpbudget: nothere.toml: No such file or directory' ]
+}
+
+@test "cmpbudget names the budget file and its SHA-256 in every record" {
+	run -1 --separate-stderr cmpbudget -b quart.toml "$D/quart.jsonl"
+	[ "$(echo "$output" | jq -r .budget_sha256 | sort -u)" = "$(sha256sum <quart.toml | cut -c1-64)" ]
+	[ "$(echo "${lines[-1]}" | jq -r .budget)" = quart.toml ]
+}
+
+@test "cmpbudget -S base=max judges base's maximum against head's minimum" {
+	printf '[budget]\nx_ns = 0.25\n' >b.toml
+	{ echo '{"side":"base","stat":"min","x_ns":8}'
+	  echo '{"side":"base","stat":"max","x_ns":9}'
+	  echo '{"side":"head","stat":"min","x_ns":10.5}'
+	  echo '{"side":"head","stat":"max","x_ns":12}'; } >in.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml in.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.verdict]')" = '[8,10.5,"regressed"]' ]
+	run -0 --separate-stderr cmpbudget -b b.toml -S base=max in.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.verdict]')" = '[9,10.5,"ok"]' ]
+	run -1 --separate-stderr cmpbudget -b b.toml -S head=max -s max in.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.base,.head,.verdict]')" = '[9,12,"regressed"]' ]
+	run -2 --separate-stderr cmpbudget -b b.toml -S base=median in.jsonl
+	[ "$stderr" = 'cmpbudget: no record of side "base" with stat "median"' ]
+}
+
+@test "cmpbudget -c takes a confidence between 0 and 1, -f a floor from 0" {
+	run -2 --separate-stderr cmpbudget -c 1 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -c 1: the confidence must be above 0 and below 1' ]
+	run -2 --separate-stderr cmpbudget -c 0 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -c 0: the confidence must be above 0 and below 1' ]
+	run -2 --separate-stderr cmpbudget -f -0.1 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -f -0.1: out of range' ]
+	[ -z "$output" ]
+}
+
+@test "cmpbudget -S takes base=stat or head=stat" {
+	run -2 --separate-stderr cmpbudget -S old=max "$D/worked.jsonl"
+	[ "${stderr_lines[0]}" = 'cmpbudget: -S old=max: expected base=stat or head=stat' ]
+	[[ "${stderr_lines[1]}" == 'usage: cmpbudget '* ]]
+	run -2 --separate-stderr cmpbudget -S base= "$D/worked.jsonl"
+	[ "${stderr_lines[0]}" = 'cmpbudget: -S base=: expected base=stat or head=stat' ]
+}
+
+@test "cmpbudget improvements beyond the mirror are improved, listed, and do not fail" {
+	printf '[budget]\nx_ns = 0.25\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":8.0}\n{"side":"head","stat":"min","x_ns":%s}\n' 6.0 >in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml -m out.md in.jsonl
+	[ "$(echo "$output" | jq -c '[.verdict,.improved]' | tr '\n' ' ')" = '["ok",null] ["ok",[]] ' ]
+	printf '{"side":"base","stat":"min","x_ns":8.0}\n{"side":"head","stat":"min","x_ns":%s}\n' 5.99 >in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml -m out.md in.jsonl
+	[ "$(echo "$output" | jq -c '[.verdict,.improved]' | tr '\n' ' ')" = '["improved",null] ["ok",["x_ns"]] ' ]
+	[[ "${stderr_lines[1]}" == 'x_ns     8.0  5.99  -25.1        25  improved  '* ]]
+	[ "$(sed -n 1p out.md)" = '**cmpbudget: ok**: 1 metric within budget; improved: `x_ns`' ]
+}
+
+@test "cmpbudget [higher]: a throughput regresses when it falls below base (1 - budget)" {
+	printf '[higher]\nops = 0.25\n' >b.toml
+	for h in 6.0:ok 5.99:regressed 10.0:ok 10.01:improved; do
+		printf '{"side":"base","stat":"min","ops":8.0}\n{"side":"head","stat":"min","ops":%s}\n' "${h%:*}" >in.jsonl
+		run --separate-stderr cmpbudget -b b.toml in.jsonl
+		[ "$(echo "${lines[0]}" | jq -r '.better + " " + .verdict')" = "higher ${h#*:}" ]
+	done
+	[ "${stderr_lines[1]}" = 'ops ↑    8.0  10.01  +25.1        25  improved  -               -' ]
+}
+
+@test "cmpbudget [higher]: budgets below 1, a metric in one section only" {
+	badbudget '[higher]\na_ns = 1\n' '2: budget of a_ns must be below 1 in [higher]'
+	badbudget '[budget]\na_ns = 0.1\n[higher]\na_ns = 0.1\n' '4: a_ns is budgeted twice (first on line 2)'
+	badbudget '[higher]\n[budget]\n' '1: [budget] names no metric'
+}
+
+@test "cmpbudget -u makes a metric that the budget does not name an error" {
+	run -2 --separate-stderr cmpbudget -b quart.toml -u "$D/quart.jsonl"
+	[ "$(echo "${lines[-1]}" | jq -c '[.verdict,.error,.unbudgeted]')" = '["error","extra_kb: not in the budget file (-u)",["extra_kb"]]' ]
+	[ "${stderr_lines[-1]}" = 'cmpbudget: extra_kb: not in the budget file (-u)' ]
+}
+
+@test "cmpbudget -r: paired ratios say slower, faster and same, and name each side" {
+	minjson -x round,slot,load -s min "$D/pairs.jsonl" >stats.jsonl
+	run -1 --separate-stderr cmpbudget -b "$D/pairs.toml" -r "$D/pairs.jsonl" stats.jsonl
+	[ "$output" = "$(sed "s|\"budget\":\"pairs.toml\"|\"budget\":\"$D/pairs.toml\"|" "$D/pairs.out")" ]
+	[ "$stderr" = "$(cat "$D/pairs.err")" ]
+	[ "$(echo "${lines[-1]}" | jq -c '[.base,.head]')" = '[{"source":"sha256:aaaa","cc":"cc 12"},{"source":"sha256:bbbb","cc":"cc 12"}]' ]
+}
+
+@test "cmpbudget -r: the interval is the order statistics [r(k), r(n+1-k)] of the sorted ratios" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":100}\n' >stats.jsonl
+	# Ratios 1.01 .. 1.09 in a shuffled order: 9 rounds at 0.95 give k = 2.
+	for r in 1:105 2:101 3:109 4:103 5:107 6:102 7:108 8:104 9:106; do
+		printf '{"side":"base","round":%s,"x_ns":100}\n{"side":"head","round":%s,"x_ns":%s}\n' "${r%:*}" "${r%:*}" "${r#*:}"
+	done >runs.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.rounds,.ratio,.ratio_lo,.ratio_hi,.floor,.outcome]')" = '[9,1.05,1.02,1.08,0.05,"same"]' ]
+	run -0 --separate-stderr cmpbudget -b b.toml -f 0.01 -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.ratio_lo,.ratio_hi,.floor,.outcome]')" = '[1.02,1.08,0.01,"slower"]' ]
+	[[ "${stderr_lines[1]}" == *'  1.050 [1.020,1.080]  slower' ]]
+	# At 0.99, 9 rounds give only k = 1: the extremes.
+	run -0 --separate-stderr cmpbudget -b b.toml -c 0.99 -f 0.01 -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.ratio_lo,.ratio_hi,.confidence]')" = '[1.01,1.09,0.99]' ]
+	[ "${stderr_lines[0]}" = 'metric  base  head   Δ %  budget %  verdict  ratio (99% CI)       outcome' ]
+	[ "${stderr_lines[1]}" = 'x_ns     100   100  +0.0        20  ok       1.050 [1.010,1.090]  same' ]
+}
+
+@test "cmpbudget -r: k is the largest whose sign-test coverage reaches the confidence, n = 1 to 40" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":1000}\n{"side":"head","stat":"min","x_ns":1000}\n' >stats.jsonl
+	# Round r has the ratio 1 + r / 1000, so ratio_lo names k; want.txt has
+	# the exact k from the binomial distribution.
+	/usr/bin/python3 -c '
+from math import comb
+with open("want.txt", "w") as w:
+    for conf in (0.9, 0.95, 0.99):
+        for n in range(1, 41):
+            k = 0
+            while 2 * (k + 1) <= n and 1 - 2 * sum(comb(n, i) for i in range(k + 1)) / 2 ** n >= conf:
+                k += 1
+            w.write("%g %d %d\n" % (conf, n, k))
+for n in range(1, 41):
+    with open("runs%d.jsonl" % n, "w") as f:
+        for r in range(1, n + 1):
+            f.write("{\"side\":\"base\",\"round\":%d,\"x_ns\":1000}\n{\"side\":\"head\",\"round\":%d,\"x_ns\":%d}\n" % (r, r, 1000 + r))'
+	while read -r conf n k; do
+		printf '%s %s ' "$conf" "$n"
+		cmpbudget -b b.toml -c "$conf" -r "runs$n.jsonl" stats.jsonl 2>/dev/null | head -n 1
+	done <want.txt >got.txt
+	[ "$(wc -l <got.txt)" -eq 120 ]
+	paste -d ' ' <(cut -d ' ' -f 1,2 got.txt) <(cut -d ' ' -f 3- got.txt |
+	    jq -r 'if .ratio_lo == null then 0 else .ratio_lo * 1000 - 1000 | round end') >k.txt
+	diff want.txt k.txt
+}
+
+@test "cmpbudget -r: 3 rounds are too few at 0.95, enough at 0.75" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":150}\n' >stats.jsonl
+	for r in 1 2 3; do
+		printf '{"side":"base","round":%s,"x_ns":100}\n{"side":"head","round":%s,"x_ns":15%s}\n' $r $r $r
+	done >runs.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.rounds,.ratio,.ratio_lo,.ratio_hi,.outcome]')" = '[3,1.52,null,null,"too few rounds"]' ]
+	[[ "${stderr_lines[1]}" == *'  1.520           too few rounds' ]]
+	run -1 --separate-stderr cmpbudget -b b.toml -c 0.75 -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.ratio_lo,.ratio_hi,.outcome]')" = '[1.51,1.53,"slower"]' ]
+}
+
+@test "cmpbudget -r: identical sides never cry wolf, even over many rounds" {
+	printf '[budget]\nx_ns = 0.2\ny_ns = 0.2\n' >b.toml
+	# A machine that drifts and wobbles, the same for both sides: 40 rounds.
+	/usr/bin/python3 -c '
+import random
+random.seed(7)
+for r in range(1, 41):
+    for s in ("base", "head"):
+        print("{\"side\":\"%s\",\"round\":%d,\"x_ns\":%.1f,\"y_ns\":%.1f}" % (s, r,
+            100 * (1 + r / 40) * random.uniform(0.9, 1.3), 50 * random.lognormvariate(0, 0.1)))' >runs.jsonl
+	minjson -x round -s min runs.jsonl >stats.jsonl
+	run --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "$output" | jq -r 'select(.metric) | .outcome' | sort -u)" = same ]
+}
+
+@test "cmpbudget -r: a side's identity must not change, a round must not repeat" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":100}\n' >stats.jsonl
+	printf '{"side":"base","cc":"a","round":1,"x_ns":1}\n{"side":"base","cc":"b","round":2,"x_ns":1}\n' >runs.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: runs.jsonl:2: the string members of side "base" differ from its first record'"'"'s (line 1)' ]
+	printf '{"side":"base","cc":"a","round":1,"x_ns":1}\n{"side":"base","round":2,"x_ns":1}\n' >runs.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[[ "$stderr" == 'cmpbudget: runs.jsonl:2: the string members of side "base" differ'* ]]
+	printf '{"side":"base","round":1,"x_ns":1}\n{"side":"head","round":1,"x_ns":1}\n{"side":"head","round":1,"x_ns":1}\n' >runs.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: runs.jsonl:3: second record for side "head", round 1 (first at line 2)' ]
+	[ "$(echo "$output" | jq -r .verdict)" = error ]
+	printf '{"side":"base","x_ns":1}\n' >runs.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: runs.jsonl:1: no number "round": not a record of alternate' ]
+	run -2 --separate-stderr cmpbudget -b b.toml -r nothere.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: nothere.jsonl: No such file or directory' ]
+}
+
+@test "cmpbudget -i: a time that regressed over an unmoved instruction count is a layout suspect" {
+	printf '[budget]\nmatmul_ns = 0.1\nsum_ns = 0.1\nrms_ns = 0.1\nok_ns = 0.1\n' >b.toml
+	printf '{"side":"base","stat":"min","matmul_ns":100,"sum_ns":100,"rms_ns":100,"ok_ns":100}\n' >stats.jsonl
+	printf '{"side":"head","stat":"min","matmul_ns":150,"sum_ns":150,"rms_ns":150,"ok_ns":100}\n' >>stats.jsonl
+	# matmul's count moves 1 %: still; sum's 1.1 %: more work; rms has no count; ok did not regress.
+	printf '{"side":"base","stat":"min","n":1,"matmul_instr":1000,"sum_instr":1000,"ok_instr":1000}\n' >counts.jsonl
+	printf '{"side":"head","stat":"min","n":1,"matmul_instr":1010,"sum_instr":1011,"ok_instr":1000}\n' >>counts.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml -i counts.jsonl -m out.md stats.jsonl
+	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = '["matmul_ns"]' ]
+	[ "$(sed -n 1p out.md)" = '**cmpbudget: regressed**: `matmul_ns`, `sum_ns`, `rms_ns`; in time, not in instructions (layout or noise?): `matmul_ns`' ]
+	[ "${stderr_lines[-1]}" = 'cmpbudget: regressed in time, not in instructions (layout or noise?): matmul_ns' ]
+	run -1 --separate-stderr cmpbudget -b b.toml stats.jsonl
+	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = null ]
+	grep base counts.jsonl >base.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -i base.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: base.jsonl: no record of side "head" with stat "min"' ]
+}
+
+@test "cmpbudget the table of the kata's four metrics fits in 100 columns" {
+	printf '[budget]\nmatmul_ns = 0.3\nsum_ns = 0.2\nrmsnorm_ns = 0.2\ncount_below_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","matmul_ns":708131.2,"sum_ns":758.7568359375,"rmsnorm_ns":6192.3,"count_below_ns":82.74074074074075}\n' >stats.jsonl
+	printf '{"side":"head","stat":"min","matmul_ns":5366712,"sum_ns":14283.1,"rmsnorm_ns":99600.7,"count_below_ns":247.64}\n' >>stats.jsonl
+	for r in 1 2 3 4 5 6; do
+		printf '{"side":"base","round":%s,"matmul_ns":708131.2,"sum_ns":758.7,"rmsnorm_ns":6192.3,"count_below_ns":82.7}\n' $r
+		printf '{"side":"head","round":%s,"matmul_ns":5366712,"sum_ns":14283.1,"rmsnorm_ns":99600.7,"count_below_ns":247.6}\n' $r
+	done >runs.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	for l in "${stderr_lines[@]}"; do
+		[ "$(printf '%s' "$l" | wc -m)" -le 100 ]
+	done
+	[ "${#stderr_lines[@]}" -eq 5 ]
 }
 
 # The man page's EXAMPLES, each run as written.
@@ -415,12 +649,45 @@ badinput() {
 	[ "${lines[2]}" = '{"verdict":"ok","regressed":[],"metrics":2,"improved":[],"unbudgeted":[],"budget":"alt.toml","budget_sha256":"'$(sha alt.toml)'"}' ]
 }
 
+@test "cmpbudget man EXAMPLES: cmpbudget -b budget.toml -n" {
+	run -0 --separate-stderr cmpbudget -b budget.toml -n
+	[ "$output" = 3 ]
+}
+
+@test "cmpbudget man EXAMPLES: cmpbudget -c 0.9 -r runs.jsonl stats.jsonl" {
+	cp "$D/pairs.toml" budget.toml
+	cp "$D/pairs.jsonl" runs.jsonl
+	minjson -x round,slot,load -s min runs.jsonl >stats.jsonl
+	run -1 --separate-stderr cmpbudget -c 0.9 -r runs.jsonl stats.jsonl
+	[ "$(echo "$output" | jq -r 'select(.metric) | .outcome' | tr '\n' ' ')" = 'slower faster same faster ' ]
+	[ "$(echo "$output" | jq -r 'select(.metric) | .confidence' | sort -u)" = 0.9 ]
+}
+
+@test "cmpbudget man EXAMPLES: minjson -s min,max runs.jsonl | cmpbudget -S base=max" {
+	cp "$D/quart.toml" budget.toml
+	cp "$D/runs.jsonl" runs.jsonl
+	run -0 --separate-stderr sh -c 'minjson -s min,max runs.jsonl | cmpbudget -S base=max'
+	# Base's maxima are 115: slow_ns 120 is within 10 % of it; 80 and 101 are below 103.5.
+	[ "$(echo "$output" | jq -c 'select(.metric) | [.base,.head,.verdict]' | tr '\n' ' ')" = '[115,120,"ok"] [115,80,"improved"] [115,101,"improved"] ' ]
+}
+
+# The man page's EXAMPLES, in its order; each has a test of its own above.
+examples=(
+	'minjson -s min,q1,q3 runs.jsonl | cmpbudget'
+	'cmpbudget -m verdict.md stats.jsonl > verdict.jsonl'
+	"jq -r '.regressed[]?' verdict.jsonl"
+	'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl'
+	'cmpbudget -b budget.toml -n'
+	'cmpbudget -c 0.9 -r runs.jsonl stats.jsonl'
+	'minjson -s min,max runs.jsonl | cmpbudget -S base=max'
+)
+
 @test "cmpbudget man EXAMPLES are the ones tested here" {
-	[ "$(grep -A1000 '^\.Sh EXAMPLES' "$TOP/man/cmpbudget.1" | grep '^\.Dl' | sed 's/^\.Dl //')" = "$(printf '%s\n' \
-		'minjson -s min,q1,q3 runs.jsonl | cmpbudget' \
-		'cmpbudget -m verdict.md stats.jsonl > verdict.jsonl' \
-		"jq -r '.regressed[]?' verdict.jsonl" \
-		'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl')" ]
+	check_examples cmpbudget "${examples[@]}"
+}
+
+@test "cmpbudget: the usage line is the man page's SYNOPSIS" {
+	check_synopsis cmpbudget
 }
 
 @test "cmpbudget: a bad option is exit 2 with the tool's own message and the usage line" {
