@@ -66,11 +66,16 @@ COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) bench/numpy_worker.py --about
 COMPARE_PREREQ = compare-sides
 endif
 
+# Exported only for make compare: an exported variable is expanded for
+# every recipe, and COMPARE_PYTHON's probe imports numpy (seconds a recipe
+# on a loaded machine, in make gate too).
+ifneq ($(filter compare,$(MAKECMDGOALS)),)
 export COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES COMPARE_CASES \
     COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
     COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME
 $(foreach s,$(COMPARE_SIDES),$(eval export COMPARE_CMD_$(s) COMPARE_VERSION_$(s) \
     COMPARE_CFLAGS_$(s) COMPARE_SOURCE_$(s) COMPARE_ABOUT_$(s)))
+endif
 
 .PHONY: compare compare-check compare-table compare-drafts compare-sides
 
