@@ -369,10 +369,18 @@ alternate_rounds() {
 	timeout=$(id_get "$dir/runs.id" timeout)
 	flags=$(id_get "$dir/runs.id" alternate)
 	set --
+	# One sed a side; a read loop would read the file a byte a call.
 	for s in base head; do
-		while IFS=' ' read -r tag k v; do
-			[ "$tag" = member ] && set -- "$@" -a "$s:$k=$v"
-		done < "$dir/$s.key"
+		members=$(sed -n 's/^member //p' "$dir/$s.key")
+		saved=$IFS
+		IFS='
+'
+		set -f
+		for m in $members; do
+			set -- "$@" -a "$s:${m%% *}=${m#* }"
+		done
+		set +f
+		IFS=$saved
 	done
 	rm -f "$dir/block.jsonl"
 	# shellcheck disable=SC2086
