@@ -118,6 +118,9 @@ GATE_BUILD ?= $(GATE_SH) object $(GATE_SIDE)/$(basename $(GATE_FILE)).o $(call g
 # includes changes (gate.sh driver), and only once for both sides when they
 # share compiler and flags; each side compiles its file the same way
 # (gate.sh object) and links the two.
+# Objects kept by their key for every gate, as ccache keeps them.
+GATE_OBJECTS ?= build/gate-objects
+export GATE_OBJECTS
 gate_driver = $(GATEDIR)/driver/$(if $(filter same,$(GATE_DRIVER_SHARED)),both,$(1)).o
 GATE_DRIVER_SHARED = $(if $(subst x$(BASE_CC)|$(BASE_CFLAGS),,x$(HEAD_CC)|$(HEAD_CFLAGS)),apart,same)
 GATE_BENCH ?= $(GATE_SIDE)/bench

@@ -259,26 +259,45 @@ runs_of() {
 # included (the compiler's -MD list, system headers too): an incremental
 # build keyed by content, not timestamps. The driver is the benchmark's
 # own source, compiled once for both sides; an object is a side's file.
-driver_key() {
-	printf '%s\n' "$1"
-	[ -f "$2" ] || return 0
-	sed 's/^[^:]*://; s/\\$//' "$2" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' '\0' |
+# Objects are also kept by that key in GATE_OBJECTS (default
+# build/gate-objects), as ccache keeps them, so that a fresh GATEDIR, or
+# the other side, compiles only what no gate compiled before.
+
+# object_key CMD SRC DFILE: what an object was compiled from: the command,
+# the source's digest and the digests of the headers of its -MD list
+# (after the source, its first prerequisite).
+object_key() {
+	printf '%s\nsource %s\n' "$1" "$(sha "$2")"
+	[ -f "$3" ] || return 0
+	sed 's/^[^:]*://; s/\\$//' "$3" | tr ' ' '\n' | sed '/^$/d' | sed 1d | sort -u | tr '\n' '\0' |
 	    xargs -0 -r sha256sum -- 2>&1
 }
 
 # compile OBJ CC CFLAGS INCLUDES SRC: status 0 when OBJ is up to date or
-# compiled now; the compiler's complaints on stderr.
+# made now; the compiler's complaints on stderr.
 compile() {
 	obj=$1 cc=$2 cflags=$3 includes=$4 src=$5
 	mkdir -p "$(dirname "$obj")"
-	cmd="$cc $cflags $includes -c $src"
-	if [ -f "$obj" ] && [ -f "$obj.key" ] && driver_key "$cmd" "$obj.d" | cmp -s - "$obj.key"; then
+	cmd="$cc $cflags $includes -c"
+	if [ -f "$obj" ] && [ -f "$obj.key" ] && object_key "$cmd" "$src" "$obj.d" | cmp -s - "$obj.key"; then
 		return 0
 	fi
 	rm -f "$obj.key"
+	store=${GATE_OBJECTS:-build/gate-objects}
+	c=$store/$(printf '%s\n%s\n' "$cmd" "$(sha "$src")" | sha256sum | cut -c1-64)
+	if [ -f "$c.o" ] && [ -f "$c.key" ] && object_key "$cmd" "$src" "$c.d" | cmp -s - "$c.key"; then
+		cp -f "$c.o" "$obj.tmp" && cp -f "$c.d" "$obj.d" && mv -f "$obj.tmp" "$obj" && cp -f "$c.key" "$obj.key"
+		return
+	fi
 	# shellcheck disable=SC2086
 	$cc $cflags $includes -MD -MF "$obj.d.tmp" -c -o "$obj.tmp" "$src" || return 1
-	mv -f "$obj.d.tmp" "$obj.d" && mv -f "$obj.tmp" "$obj" && driver_key "$cmd" "$obj.d" > "$obj.key"
+	mv -f "$obj.d.tmp" "$obj.d" && mv -f "$obj.tmp" "$obj" && object_key "$cmd" "$src" "$obj.d" > "$obj.key" || return 1
+	# Into the store: written whole, then renamed, the key last, so that a
+	# gate beside this one never takes half an entry.
+	mkdir -p "$store" && cp -f "$obj" "$c.o.$$" && cp -f "$obj.d" "$c.d.$$" && cp -f "$obj.key" "$c.key.$$" &&
+	    mv -f "$c.o.$$" "$c.o" && mv -f "$c.d.$$" "$c.d" && mv -f "$c.key.$$" "$c.key"
+	rm -f "$c.o.$$" "$c.d.$$" "$c.key.$$"
+	return 0
 }
 
 cmd_driver() {

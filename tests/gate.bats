@@ -350,8 +350,32 @@ C
 	# Flags apart: a driver for each side, each built with its side's flags.
 	fixed_gate '{"x_ns":8.0}' HEAD_CFLAGS='-std=c11 -O1'
 	[ "$status" -eq 0 ]
-	grep -q -- '-O1 .*fixed.c' "$G/driver/head.o.key"
-	grep -q -- '-O2 .*fixed.c' "$G/driver/base.o.key"
+	grep -q -- ' -O1 ' "$G/driver/head.o.key"
+	grep -q -- ' -O2 ' "$G/driver/base.o.key"
+}
+
+@test "gate: a fresh GATEDIR compiles only what no gate compiled before (GATE_OBJECTS)" {
+	printf '#!/bin/sh\necho "$*" >> "%s/cc.log"\nexec cc "$@"\n' "$T" > "$T/cc"
+	chmod +x "$T/cc"
+	fixed_gate '{"x_ns":8.0}' CC="$T/cc" GATE_OBJECTS="$T/objects"
+	[ "$status" -eq 0 ]
+	# The driver and the sides' file, one content: kept once. Both sides
+	# build at once, so both may compile it.
+	n=$(grep -c -- ' -c ' "$T/cc.log")
+	[ "$n" -ge 2 ] && [ "$n" -le 3 ]
+	[ "$(ls "$T/objects"/*.o | wc -l)" -eq 2 ]
+	: > "$T/cc.log"
+	G=$T/gate2 fixed_gate '{"x_ns":8.0}' CC="$T/cc" GATE_OBJECTS="$T/objects"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c -- ' -c ' "$T/cc.log")" -eq 0 ]
+	cmp "$G/driver/both.o" "$T/gate2/driver/both.o"
+	# A header the driver includes changes: compiled again.
+	echo '/* changed */' >> "$T/fixed.c"
+	: > "$T/cc.log"
+	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$T/gate3" CC="$T/cc" GATE_OBJECTS="$T/objects"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c -- ' -c ' "$T/cc.log")" -eq 1 ]
 }
 
 @test "gate: a regression within its own measurement's noise is measured again, by the same rule" {
