@@ -2,7 +2,8 @@
 # gate-levers.sh [N]: what each of the gate's speed levers is worth,
 # measured side by side in one run: N fresh gates (default 3) of the kata
 # against itself and against s08 (rmsnorm done twice) under each setting,
-# the settings taking turns. Settings: all levers; without the shared,
+# the settings taking turns. Settings: all levers; without the object
+# store (a GATE_OBJECTS of its own for each gate); without the shared,
 # incremental driver build (the one-shot build of before); without the
 # sequential rule (GATE_NOISE=off); with the old effort (BENCH_REPS=12);
 # and none of them; and the same gate again with nothing changed (cached),
@@ -23,6 +24,7 @@ run() {
 	case $1 in
 	all) ;;
 	oneshot) set -- "$@" GATE_BUILD="$oneshot" GATE_HEADERS="bench/bench.h kata/kernels.h" ;;
+	nostore) set -- "$@" GATE_OBJECTS="$dir/o/$1.$2.$4" ;;
 	nonoise) set -- "$@" GATE_NOISE=off ;;
 	reps12) export BENCH_REPS=12 ;;
 	none) set -- "$@" GATE_BUILD="$oneshot" GATE_HEADERS="bench/bench.h kata/kernels.h" GATE_NOISE=off
@@ -58,17 +60,18 @@ load=$(cut -d ' ' -f 1 /proc/loadavg)
 i=0
 while [ $i -lt "$n" ]; do
 	i=$((i + 1))
-	for s in all oneshot nonoise reps12 none; do
+	for s in all nostore oneshot nonoise reps12 none; do
 		run $s self kata/kernels.c $i
 		run $s s08 "$dir/s08.c" $i
 	done
 done
 a=$(median "$dir/all")
 printf '%-34s %10s %8s\n' setting "s a gate" "x all" >&2
-for s in all oneshot nonoise reps12 none; do
+for s in all nostore oneshot nonoise reps12 none; do
 	m=$(median "$dir/$s")
 	case $s in
 	all) d="all levers" ;;
+	nostore) d="no object store (GATE_OBJECTS)" ;;
 	oneshot) d="one-shot build (no shared driver)" ;;
 	nonoise) d="every round (GATE_NOISE=off)" ;;
 	reps12) d="12 batches (BENCH_REPS=12)" ;;
