@@ -521,7 +521,8 @@ cmd_judge() {
 	runs=$(id_get "$dir/runs.id" runs)
 	[ -s "$dir/runs.blocks" ] || echo 1 > "$dir/runs.blocks"
 	# Each block is RUNS rounds, measured one at a time, and ends early
-	# once more rounds could not change the verdict (settle). A regression
+	# once more rounds could not change the verdict (settle), the first
+	# after two rounds at least. A regression
 	# is measured again before it is reported, whether these rounds were
 	# measured just now or long ago and judged by another budget: one more
 	# block always, and up to CONFIRM in all while it stays within the
@@ -534,7 +535,11 @@ cmd_judge() {
 		rounds=$(($(grep -c . "$dir/runs.jsonl") / 2))
 		start=$(tail -n 1 "$dir/runs.blocks")
 		have=$((rounds - start + 1))
+		blocks=$(grep -c . "$dir/runs.blocks")
 		settle "$dir" "$bin" "$budget" "$noise"
+		# The first block settles on two rounds at least, one of each
+		# order: one sample of each side is too few to trust a margin.
+		[ "$blocks" = 1 ] && [ "$have" -lt 2 ] && settled=0
 		if [ "$have" -lt "$runs" ]; then
 			if [ "$settled" = 0 ]; then
 				more "$dir" "$bin" $([ "$noise" = off ] && echo $((runs - have)) || echo 1)
@@ -543,7 +548,6 @@ cmd_judge() {
 			echo "gate: settled after $have of $runs rounds: no more could change the verdict, with minima within GATE_NOISE $noise of the truth" >&2
 		fi
 		[ "$verdict" = 1 ] || break
-		blocks=$(grep -c . "$dir/runs.blocks")
 		[ "$blocks" -le "$confirm" ] || break
 		if [ "$blocks" = 1 ]; then
 			echo "gate: a regression, measured again to confirm it: up to $runs more rounds" >&2

@@ -144,31 +144,32 @@ stamp() {
 }
 
 @test "gate: a block ends as soon as no more rounds could change the verdict beyond GATE_NOISE" {
-	# 8.0 against 8.0: within 8.0 x 1.25 / 1.1 after one round.
-	fixed_gate '{"x_ns":8.0}'
+	# 8.0 against 8.0: within 8.0 x 1.25 / 1.1 at once; the first block
+	# takes two rounds at least.
+	fixed_gate '{"x_ns":8.0}' RUNS=3
 	[ "$status" -eq 0 ]
-	[ "$(wc -l < "$G/runs.jsonl")" -eq 2 ]
-	[[ "$stderr" == *"gate: settled after 1 of 2 rounds: "* ]]
-	# 8.0 against 16.0: over 8.0 x 1.25 x 1.1, settled at once, and
-	# confirmed by a block that settles at once too.
-	rm -rf "$G"
-	fixed_gate '{"x_ns":16.0}'
-	[ "$status" -eq 1 ]
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
-	[ "$(cat "$G/runs.blocks" | tr '\n' ' ')" = "1 2 " ]
+	[[ "$stderr" == *"gate: settled after 2 of 3 rounds: "* ]]
+	# 8.0 against 16.0: over 8.0 x 1.25 x 1.1, settled on two rounds, and
+	# confirmed by a block that settles on its first.
+	rm -rf "$G"
+	fixed_gate '{"x_ns":16.0}' RUNS=3
+	[ "$status" -eq 1 ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 6 ]
+	[ "$(cat "$G/runs.blocks" | tr '\n' ' ')" = "1 3 " ]
 	# 8.0 against 10.5: regressed, but not beyond the margin: whole blocks.
 	rm -rf "$G"
-	fixed_gate '{"x_ns":10.5}'
+	fixed_gate '{"x_ns":10.5}' RUNS=3
 	[ "$status" -eq 1 ]
-	[ "$(wc -l < "$G/runs.jsonl")" -eq 8 ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 12 ]
 	[[ "$stderr" != *"settled"* ]]
 	# A new margin is a new rule: judged again, the rounds measured on.
 	rm -rf "$G"
-	fixed_gate '{"x_ns":8.0}'
-	[ "$(wc -l < "$G/runs.jsonl")" -eq 2 ]
-	fixed_gate '{"x_ns":8.0}' GATE_NOISE=off
-	[ "$status" -eq 0 ]
+	fixed_gate '{"x_ns":8.0}' RUNS=3
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+	fixed_gate '{"x_ns":8.0}' RUNS=3 GATE_NOISE=off
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 6 ]
 	[[ "$stderr" != *"settled"* ]]
 	[[ "$stderr" != *"gate: measuring"* ]]
 }
