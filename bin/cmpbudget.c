@@ -19,6 +19,7 @@
 #include "counts.h"
 #include "jsonl.h"
 #include "judge.h"
+#include "msg.h"
 #include "report.h"
 #include "rounds.h"
 #include "stats.h"
@@ -74,17 +75,10 @@ static void
 fail(const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	failmsg(vmsgf(fmt, ap));
 	va_end(ap);
-	msg = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	failmsg(msg);
 }
 
 /* Is the string f's value, as written, s? (jfield_is compares its key.) */
@@ -604,5 +598,9 @@ main(int argc, char *argv[])
 			status = 1;
 	if (fshut(stdout, "stdout") != 0)
 		status = 2;
+	free(res);
+	rounds_free(&rs, &budget);
+	counts_free(&cnt);
+	budget_free(&budget);
 	return status;
 }

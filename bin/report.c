@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "msg.h"
 #include "report.h"
 #include "util.h"
 
@@ -198,16 +198,6 @@ markdown(FILE *fp, const struct report *rp)
 		}
 		fputs("\n", fp);
 	}
-}
-
-static char *
-msgf(const char *fmt, const char *a, const char *b)
-{
-	size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
-	char *msg = xmalloc(n);
-
-	snprintf(msg, n, fmt, a, b);
-	return msg;
 }
 
 /*
