@@ -28,7 +28,7 @@ HDR = $(wildcard bin/*.h) bench/sha256.h
 MAN1 = $(TOOLS:%=man/%.1)
 MAN7 = man/perfgate.7
 
-.PHONY: all test check grade bench bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
+.PHONY: all test check grade bench bench-gate bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
 
 all: $(TOOLBIN)
 
@@ -60,6 +60,10 @@ bench:
 # The tools against their peers (jq, mawk, hyperfine), side by side in one run.
 bench-tools: all
 	@for s in bench/*-peers.sh; do sh "$$s" || exit 2; done
+
+# One gate's time, perfgate's against a naive gate's, side by side.
+bench-gate:
+	@sh bench/bench-gate.sh
 
 # bench.h against Google Benchmark on the same kernel, side by side.
 bench-timer:
@@ -99,7 +103,7 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh $(DESTDIR)$(DATADIR)/
+	cp -f mk/gate.mk mk/gate.sh mk/noise.sh $(DESTDIR)$(DATADIR)/
 	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
 	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/

@@ -35,7 +35,10 @@
  *
  * Effort comes from the environment, so a gate can trade time for precision
  * without a rebuild:
- *	BENCH_REPS	batches per metric (default 12, at most 1000000)
+ *	BENCH_REPS	batches per metric (default 4, at most 1000000;
+ *			4 drifts no more than 12 between two runs of one
+ *			build, measured with make noise, in half the time:
+ *			kata/README.md, "Effort")
  *	BENCH_MIN_S	seconds a batch lasts at least (default 0.003)
  *	BENCH_MAX_S	wall-clock seconds a metric may spend before it takes no
  *			more batches, having at least one (default 4 x
@@ -238,7 +241,7 @@ bench_init(const char *prog)
 		slash = strrchr(prog, '/');
 		st->prog = slash ? slash + 1 : prog;
 	}
-	st->reps = (long)bench_env_("BENCH_REPS", 12, 1, 1e6, 1);
+	st->reps = (long)bench_env_("BENCH_REPS", 4, 1, 1e6, 1);
 	st->min_s = bench_env_("BENCH_MIN_S", 0.003, 1e-6, 3600, 0);
 	st->max_s = bench_env_("BENCH_MAX_S", 4 * st->reps * st->min_s, 1e-6, 1e6, 0);
 	st->verbose = (int)bench_env_("BENCH_VERBOSE", 0, 0, 1, 1);
