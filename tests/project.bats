@@ -296,7 +296,7 @@ last() {
 	# Both sides time out at once; one summary tells.
 	[ "$(printf '%s\n' "$output" | grep -c '"verdict"')" -eq 1 ]
 	sleep 1
-	! pgrep -f 'sleep 31[.]25'
+	run -1 pgrep -f 'sleep 31[.]25'
 }
 
 @test "project: perfgate -C and -f run the gate of another directory's makefile" {
