@@ -302,6 +302,8 @@ bench_step_(struct bench_metric_ *m)
  * Warm m up and find its batch size: the first batch that lasts min_s is
  * its first. A warm-up call longer than max_s is the only measurement.
  */
+#define BENCH_FIRST_ITERS_ 16
+
 static inline void
 bench_calibrate_(struct bench_metric_ *m)
 {
@@ -323,10 +325,16 @@ bench_calibrate_(struct bench_metric_ *m)
 		return;
 	}
 	/*
-	 * A first guess from the warm-up call, which ran cold and so guesses
-	 * low; the batches grow from there until one lasts min_s.
+	 * A first guess from the warm-up call, at most BENCH_FIRST_ITERS_
+	 * calls: one call can be far quicker than the calls after it (a
+	 * search whose first query ends at once), and a batch sized from it
+	 * alone would run a hundred times min_s. The batches grow from there,
+	 * tenfold at most a step, until one lasts min_s; the smaller batches
+	 * cost about a ninth of the last one.
 	 */
 	m->iters = warm >= min_ns || warm <= 0 ? 1 : (long)(min_ns / warm);
+	if (m->iters > BENCH_FIRST_ITERS_)
+		m->iters = BENCH_FIRST_ITERS_;
 	if (m->iters < 1)
 		m->iters = 1;
 	for (;;) {
