@@ -43,6 +43,8 @@
  *	BENCH_CLOCK	cpu (default): the thread's CPU time, which leaves out
  *			the time other processes take; wall: the monotonic clock
  *	BENCH_VERBOSE	1: a line per metric on stderr (batches, calls, time)
+ *	BENCH_MODE	time (default), or counts: allocations and, under
+ *			valgrind, instructions a call (bench_counts.h)
  * A bad value is one line on stderr, "bench: BENCH_REPS=x: not a number",
  * and exit 2.
  *
@@ -431,6 +433,9 @@ bench_fmt_(char *buf, double v)
 	}
 }
 
+/* BENCH_MODE=counts: counts, not times (bench_counts.h). */
+#include "bench_counts.h"
+
 /*
  * Time every metric added and not yet timed, in turns, then print every
  * metric as one JSON object, the last line of stdout. Returns the exit
@@ -443,6 +448,8 @@ bench_report(void)
 	char buf[32];
 	int i, busy;
 
+	if (bench_counts_mode_())
+		return bench_counts_report_();
 	for (i = 0; i < st->nmetric; i++)
 		if (!st->m[i].done)
 			bench_calibrate_(&st->m[i]);
