@@ -17,7 +17,7 @@ PG_CPPFLAGS = -D_GNU_SOURCE -Ibin -Ibench
 # The kernels checked and benchmarked: any file that defines kata/kernels.h.
 KATA = kata/kernels.c
 
-TOOLS = bestof alternate minjson cmpbudget
+TOOLS = bestof alternate minjson cmpbudget countof
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
