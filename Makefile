@@ -94,8 +94,8 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh $(DESTDIR)$(DATADIR)/
-	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
+	cp -f mk/gate.mk mk/gate.sh mk/counts.mk $(DESTDIR)$(DATADIR)/
+	cp -f bench/bench.h bench/bench_counts.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/

@@ -48,14 +48,14 @@ ifneq ($(wildcard $(GATE_MK_DIR)/../bin/alternate.c),)
 PERFGATE_DIR ?= $(patsubst %/,%,$(dir $(GATE_MK_DIR)))
 PERFGATE_BIN ?= $(PERFGATE_DIR)/bin
 GATE_SHARE ?= $(PERFGATE_DIR)
-GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(GATE_KATA_H)
+GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(PERFGATE_DIR)/bench/bench_counts.h $(GATE_KATA_H)
 # From another project's Makefile, build the tools in the checkout they live in.
 $(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c
 	$(MAKE) -C $(PERFGATE_DIR) bin/$*
 else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
-GATE_HEADERS ?= $(GATE_MK_DIR)/bench/bench.h $(GATE_KATA_H)
+GATE_HEADERS ?= $(GATE_MK_DIR)/bench/bench.h $(GATE_MK_DIR)/bench/bench_counts.h $(GATE_KATA_H)
 endif
 
 BUDGET ?= $(or $(GATE_BUDGET),budget.toml)
@@ -166,8 +166,11 @@ $(BUDGET):
 .PHONY: gate gate-clean FORCE
 FORCE:
 
-gate: $(GATEDIR)/verdict.jsonl
-	@$(GATE_SH) report $(GATEDIR)
+# GATE_MODE=counts or both (counts.mk) reports another verdict.
+include $(GATE_MK_DIR)/counts.mk
+
+gate: $(GATE_RESULT)/verdict.jsonl
+	@$(GATE_SH) report $(GATE_RESULT)
 
 gate-clean:
 	rm -rf $(GATEDIR)
