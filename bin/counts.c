@@ -256,12 +256,13 @@ counts_judge(const char *budget, char **files, int nfiles)
 			for (s = 0; s < 2; s++)
 				if (jget(&side[s]->rec, budgets[i].name, strlen(budgets[i].name)) == NULL)
 					cfail("%s: budgeted metric %s missing", sidename[s], budgets[i].name);
-		for (i = 0; i < side[1]->rec.n; i++) {
-			const struct jfield *h = &side[1]->rec.field[i];
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < side[s]->rec.n; i++) {
+				const struct jfield *f = &side[s]->rec.field[i];
 
-			if (!samekey(h->key, h->keylen, "side") && jget(&side[0]->rec, h->key, h->keylen) == NULL)
-				cfail("base: metric %.*s missing", (int)h->keylen, h->key);
-		}
+				if (!samekey(f->key, f->keylen, "side") && jget(&side[!s]->rec, f->key, f->keylen) == NULL)
+					cfail("%s: metric %.*s missing", sidename[!s], (int)f->keylen, f->key);
+			}
 	}
 	if (firsterr == NULL)
 		fprintf(stderr, "%-24s %14s %14s %8s %8s  %s\n", "metric", "base", "head", "Δ %", "budget %", "verdict");
