@@ -412,8 +412,8 @@ counts_layout(const char *timefile, const char *countsfile, double eps)
 				printf("%s\"%.*s\"", sep, (int)m->rawlen, m->raw);
 				sep = ",";
 				suspects++;
-				fprintf(stderr, "%s: %.*s regressed while %s moved by %.*s: layout suspect, "
-				    "look at code layout or noise first\n", argv0, (int)m->rawlen, m->raw, key,
+				fprintf(stderr, "%s: %.*s regressed while %s moved by %.*s: layout suspect: no more "
+				    "work, so code layout, noise or memory access is to blame\n", argv0, (int)m->rawlen, m->raw, key,
 				    (int)d->rawlen, d->raw);
 			}
 		}

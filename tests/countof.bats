@@ -161,7 +161,7 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 	run -1 --separate-stderr countof -l "$D/time-verdict.jsonl" "$D/counts-verdict.jsonl"
 	[ "${#lines[@]}" -eq 7 ]
 	jq -e '.layout_suspect == ["matmul_ns"] and .regressed == ["matmul_ns","sum_ns","sum_instr"] and .time.metrics == 3 and .counts.mode == "counts"' <<<"${lines[6]}"
-	[ "$stderr" = "countof: matmul_ns regressed while matmul_instr moved by 0: layout suspect, look at code layout or noise first" ]
+	[ "$stderr" = "countof: matmul_ns regressed while matmul_instr moved by 0: layout suspect: no more work, so code layout, noise or memory access is to blame" ]
 	# A threshold below no movement at all still names it; none above the sum's.
 	run -1 --separate-stderr countof -l -e 4 "$D/time-verdict.jsonl" "$D/counts-verdict.jsonl"
 	jq -e '.layout_suspect == ["matmul_ns","sum_ns"]' <<<"${lines[6]}"
@@ -176,6 +176,17 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 	# counts: both layout suspects, named by the both mode's last step.
 	run -1 --separate-stderr countof -l "$D/time-verdict.jsonl" "$T/g/counts/verdict.jsonl"
 	jq -e '.layout_suspect == ["matmul_ns","sum_ns"]' <<<"$(tail -n 1 <<<"$output")"
+}
+
+@test "countof: a slowdown by memory access order alone (tests/data/countof/chase.c) does not move instructions" {
+	for o in seq random; do
+		cc -std=c11 -O2 -Ibench -o "$T/$o" "$D/chase.c" "$D/order-$o.c"
+	done
+	run -0 --separate-stderr countof "$T/seq"
+	seq=$output
+	jq -e '.chase_instr > 65536 * 2' <<<"$seq"
+	run -0 --separate-stderr countof "$T/random"
+	[ "$output" = "$seq" ]
 }
 
 @test "countof: make gate GATE_MODE=counts (man page EXAMPLES) regresses on s10, count_below's allocation named" {
