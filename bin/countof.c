@@ -163,7 +163,8 @@ read_dumps(const char *dir)
 		dumps[ndumps++] = d;
 	}
 	closedir(dp);
-	qsort(dumps, ndumps, sizeof *dumps, cmpdump);
+	if (ndumps > 1)
+		qsort(dumps, ndumps, sizeof *dumps, cmpdump);
 	for (i = 0; i < ndumps; i++)
 		for (j = 0; j < i; j++)
 			if (strcmp(dumps[i].key, dumps[j].key) == 0) {

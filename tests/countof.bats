@@ -169,7 +169,7 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 
 @test "countof: the kata against a copy with its functions in another order: every count identical" {
 	patch -s -o "$T/reorder.c" kata/kernels.c < <(sed 1d "$D/reorder.patch")
-	run -0 --separate-stderr perfgate GATE_MODE=counts HEAD="$T/reorder.c" GATEDIR="$T/g"
+	run -0 --separate-stderr "$TOP/bin/perfgate" GATE_MODE=counts HEAD="$T/reorder.c" GATEDIR="$T/g"
 	[ "$(tail -n 1 <<<"$output")" = '{"verdict":"ok","regressed":[],"metrics":12,"mode":"counts"}' ]
 	[ "$(head -n 12 <<<"$output" | jq -s 'map(.delta) | unique' -c)" = "[0]" ]
 	# A time verdict of the kata with matmul and sum slower, against these
@@ -190,23 +190,23 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 }
 
 @test "countof: make gate GATE_MODE=counts (man page EXAMPLES) regresses on s10, count_below's allocation named" {
-	run -1 --separate-stderr perfgate GATE_MODE=counts HEAD="$F/s10.c" GATEDIR="$T/g"
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MODE=counts HEAD="$F/s10.c" GATEDIR="$T/g"
 	[ "$(tail -n 1 <<<"$output")" = '{"verdict":"regressed","regressed":["count_below_instr","count_below_allocs","count_below_alloc_bytes"],"metrics":12,"mode":"counts"}' ]
 	[[ "$stderr" == *"gate: counting head, once under valgrind"* ]]
 }
 
 @test "countof: make gate GATE_MODE=both (man page EXAMPLES) joins both verdicts; a bad mode is exit 2" {
-	run -0 --separate-stderr perfgate GATE_MODE=both GATEDIR="$T/g"
+	run -0 --separate-stderr "$TOP/bin/perfgate" GATE_MODE=both GATEDIR="$T/g"
 	jq -e '.verdict == "ok" and .layout_suspect == [] and .time.verdict == "ok" and .counts.verdict == "ok"' <<<"$(tail -n 1 <<<"$output")"
 	[ -s "$T/g/runs.jsonl" ] && [ -s "$T/g/counts/base.jsonl" ]
-	run -2 --separate-stderr perfgate GATE_MODE=fast GATEDIR="$T/g"
+	run -2 --separate-stderr "$TOP/bin/perfgate" GATE_MODE=fast GATEDIR="$T/g"
 	[ "$(tail -n 1 <<<"$output")" = '{"verdict":"error","error":"both: mode: GATE_MODE=fast: not time, counts or both","side":"both","step":"mode"}' ]
 }
 
 @test "countof: a gate whose side cannot be counted says which side, exit 2" {
 	printf '#include <stdio.h>\nint main(void) { puts("{\\"x_ns\\":1}"); return 0; }\n' > "$T/plain.c"
 	printf 'int unused;\n' > "$T/side.c"
-	run -2 --separate-stderr perfgate GATE_MODE=counts GATE_BENCH_SRC="$T/plain.c" BASE="$T/side.c" HEAD="$T/side.c" GATEDIR="$T/g"
+	run -2 --separate-stderr "$TOP/bin/perfgate" GATE_MODE=counts GATE_BENCH_SRC="$T/plain.c" BASE="$T/side.c" HEAD="$T/side.c" GATEDIR="$T/g"
 	[[ "$(tail -n 1 <<<"$output")" == '{"verdict":"error","error":"'*': count: '*'no instruction counts'* ]]
 }
 
