@@ -36,8 +36,12 @@
  *    and pass on to glibc's __libc_malloc and kin. Weak, so that bench.h
  *    may be included in several files of one program; one definition wins
  *    and every file counts in the same place. Elsewhere, or with
- *    -DBENCH_NO_ALLOCS, no allocation metric is printed. Allocations of
- *    other threads while a metric runs count too, without atomics.
+ *    -DBENCH_NO_ALLOCS, no allocation metric is printed. A program with an
+ *    allocator of its own (jemalloc, tcmalloc) wants -DBENCH_NO_ALLOCS:
+ *    these definitions would take the place of a shared library's, and a
+ *    strong malloc of its own would leave them counting nothing.
+ *    Allocations of other threads while a metric runs count too, without
+ *    atomics.
  */
 #ifndef BENCH_COUNTS_H
 #define BENCH_COUNTS_H

@@ -71,40 +71,41 @@ static const char *
 read_dump(const char *path, struct dump *d)
 {
 	FILE *fp = fopen(path, "r");
-	char line[512], *end;
+	char line[512], *end, *p, *sp;
+	const char *why = NULL;
 	int haveinstr = 0, irfirst = 0;
-	size_t len;
 
 	d->calls = 0;
 	if (fp == NULL)
 		return strerror(errno);
-	while (fgets(line, sizeof line, fp) != NULL) {
-		len = strcspn(line, "\n");
-		line[len] = '\0';
+	while (why == NULL && fgets(line, sizeof line, fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, TRIGGER, strlen(TRIGGER)) == 0) {
-			char *p = line + strlen(TRIGGER), *sp = strchr(p, ' ');
-
-			if (sp == NULL || !iskey(p, (size_t)(sp - p)) || (size_t)(sp - p) >= sizeof d->key)
-				return fclose(fp), "a perfgate trigger without a metric key";
+			p = line + strlen(TRIGGER);
+			sp = strchr(p, ' ');
+			if (sp == NULL || !iskey(p, (size_t)(sp - p)) || (size_t)(sp - p) >= sizeof d->key) {
+				why = "a perfgate trigger without a metric key";
+				break;
+			}
 			memcpy(d->key, p, (size_t)(sp - p));
 			d->key[sp - p] = '\0';
 			if (parse_long(sp + 1, 1, 1000000000L, &d->calls) != NULL)
-				return fclose(fp), "a perfgate trigger without a number of calls";
+				why = "a perfgate trigger without a number of calls";
 		} else if (strncmp(line, "events: ", 8) == 0) {
 			irfirst = strncmp(line + 8, "Ir", 2) == 0 && (line[10] == ' ' || line[10] == '\0');
 		} else if (strncmp(line, "summary: ", 9) == 0) {
 			errno = 0;
 			d->instr = strtoull(line + 9, &end, 10);
 			if (errno != 0 || end == line + 9 || (*end != ' ' && *end != '\0'))
-				return fclose(fp), "a summary that is not a count";
+				why = "a summary that is not a count";
 			haveinstr = 1;
 		}
 	}
-	if (ferror(fp))
-		return fclose(fp), strerror(errno);
+	if (why == NULL && ferror(fp))
+		why = strerror(errno);
 	fclose(fp);
-	if (d->calls == 0)
-		return NULL;
+	if (why != NULL || d->calls == 0)
+		return why;
 	if (!irfirst)
 		return "no Ir event first (run with callgrind's default events)";
 	if (!haveinstr)
