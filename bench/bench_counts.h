@@ -35,7 +35,9 @@
  *    kin as weak functions that count, while a metric's counted calls run,
  *    and pass on to glibc's __libc_malloc and kin. Weak, so that bench.h
  *    may be included in several files of one program; one definition wins
- *    and every file counts in the same place. Elsewhere, or with
+ *    and every file counts in the same place (not under tcc 0.9.27, which
+ *    calls a second weak definition an error: there, define
+ *    BENCH_NO_ALLOCS in every file but one). Elsewhere, or with
  *    -DBENCH_NO_ALLOCS, no allocation metric is printed. A program with an
  *    allocator of its own (jemalloc, tcmalloc) wants -DBENCH_NO_ALLOCS:
  *    these definitions would take the place of a shared library's, and a
@@ -186,6 +188,16 @@ bench_counts_mode_(void)
 	return 1;
 }
 
+/* A count as JSON: a whole number as one, else bench_fmt_'s shortest form. */
+static inline void
+bench_counts_fmt_(char *buf, double v)
+{
+	if (v < 9007199254740992.0 && v > -9007199254740992.0 && v == (double)(long long)v)
+		snprintf(buf, 32, "%lld", (long long)v);
+	else
+		bench_fmt_(buf, v);
+}
+
 /* The calls counted: a plain loop, the same in every build. */
 static BENCH_NOINLINE_ void
 bench_counts_calls_(bench_fn fn, void *arg, long calls)
@@ -258,9 +270,9 @@ bench_counts_report_(void)
 		if (st->m[i].fn == NULL)
 			continue;
 		bench_counts_base_(base, sizeof(base), st->m[i].name);
-		bench_fmt_(buf, allocs[i]);
+		bench_counts_fmt_(buf, allocs[i]);
 		printf("%s\"%s_allocs\":%s", first ? "" : ",", base, buf);
-		bench_fmt_(buf, bytes[i]);
+		bench_counts_fmt_(buf, bytes[i]);
 		printf(",\"%s_alloc_bytes\":%s", base, buf);
 		first = 0;
 	}
