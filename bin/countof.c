@@ -27,13 +27,39 @@
 #define DUMP_PREFIX "callgrind.out."
 #define TRIGGER "desc: Trigger: Client Request: perfgate "
 
-/* One metric's dump: its key, and its instructions over its calls. */
+/*
+ * One metric's dump: its key, and over its calls its instructions and,
+ * with callgrind's cache simulation, its first-level and last-level misses
+ * (instruction and data, reads and writes).
+ */
 struct dump {
 	long pid, part;
 	char key[128];
-	unsigned long long instr;
+	unsigned long long instr, l1, ll;
+	int cache;
 	long calls;
 };
+
+/* The events callgrind counts with --cache-sim=yes, as its dumps name them. */
+enum { EV_IR, EV_L1, EV_LL, EV_OTHER };
+
+/* Which of the sums an event adds to. */
+static int
+event_kind(const char *name, size_t len)
+{
+	static const char *const l1[] = { "I1mr", "D1mr", "D1mw" }, *const ll[] = { "ILmr", "DLmr", "DLmw" };
+	size_t i;
+
+	if (len == 2 && memcmp(name, "Ir", 2) == 0)
+		return EV_IR;
+	for (i = 0; i < 3; i++) {
+		if (strlen(l1[i]) == len && memcmp(name, l1[i], len) == 0)
+			return EV_L1;
+		if (strlen(ll[i]) == len && memcmp(name, ll[i], len) == 0)
+			return EV_LL;
+	}
+	return EV_OTHER;
+}
 
 static struct dump *dumps;
 static size_t ndumps;
@@ -41,10 +67,16 @@ static size_t ndumps;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-d dir] [-s side] [-t timeout] [--] command [arg ...]\n"
+	fprintf(stderr, "usage: %s [-c] [-d dir] [-s side] [-t timeout] [--] command [arg ...]\n"
 	    "       %s -j [-b budget] [file ...]\n"
 	    "       %s -l [-e threshold] time-verdict counts-verdict\n", argv0, argv0, argv0);
 	exit(2);
+}
+
+static int
+samekey(const char *a, size_t alen, const char *b)
+{
+	return alen == strlen(b) && memcmp(a, b, alen) == 0;
 }
 
 static int
@@ -73,7 +105,8 @@ read_dump(const char *path, struct dump *d)
 	FILE *fp = fopen(path, "r");
 	char line[512], *end, *p, *sp;
 	const char *why = NULL;
-	int haveinstr = 0, irfirst = 0;
+	int kind[32], nev = 0, haveinstr = 0, irfirst = 0, i;
+	unsigned long long v;
 
 	d->calls = 0;
 	if (fp == NULL)
@@ -89,16 +122,42 @@ read_dump(const char *path, struct dump *d)
 			}
 			memcpy(d->key, p, (size_t)(sp - p));
 			d->key[sp - p] = '\0';
+			if (sp - p <= 6 || strcmp(d->key + (sp - p) - 6, "_instr") != 0) {
+				why = "a perfgate trigger whose key does not end in _instr";
+				break;
+			}
 			if (parse_long(sp + 1, 1, 1000000000L, &d->calls) != NULL)
 				why = "a perfgate trigger without a number of calls";
 		} else if (strncmp(line, "events: ", 8) == 0) {
-			irfirst = strncmp(line + 8, "Ir", 2) == 0 && (line[10] == ' ' || line[10] == '\0');
+			/* The events, in the order the summary gives their counts. */
+			for (nev = 0, p = line + 8; *p != '\0' && nev < 32; nev++) {
+				sp = p + strcspn(p, " ");
+				kind[nev] = event_kind(p, (size_t)(sp - p));
+				p = sp + strspn(sp, " ");
+			}
+			irfirst = nev > 0 && kind[0] == EV_IR;
+			for (i = 0; i < nev; i++)
+				if (kind[i] == EV_L1 || kind[i] == EV_LL)
+					d->cache = 1;
 		} else if (strncmp(line, "summary: ", 9) == 0) {
-			errno = 0;
-			d->instr = strtoull(line + 9, &end, 10);
-			if (errno != 0 || end == line + 9 || (*end != ' ' && *end != '\0'))
-				why = "a summary that is not a count";
-			haveinstr = 1;
+			d->instr = d->l1 = d->ll = 0;
+			for (i = 0, p = line + 9; i < nev && *p != '\0'; i++) {
+				errno = 0;
+				v = strtoull(p, &end, 10);
+				if (errno != 0 || end == p || (*end != ' ' && *end != '\0')) {
+					why = "a summary that is not a count";
+					break;
+				}
+				if (kind[i] == EV_IR)
+					d->instr = v;
+				else if (kind[i] == EV_L1)
+					d->l1 += v;
+				else if (kind[i] == EV_LL)
+					d->ll += v;
+				p = end + strspn(end, " ");
+			}
+			/* Callgrind leaves out the zeros at the end. */
+			haveinstr = why == NULL && i > 0;
 		}
 	}
 	if (why == NULL && ferror(fp))
@@ -207,12 +266,19 @@ put_record(const char *side, const struct jrecord *rec)
 	size_t i, j;
 
 	for (i = 0; i < rec->n; i++)
-		for (j = 0; j < ndumps; j++)
-			if (rec->field[i].keylen == strlen(dumps[j].key) &&
-			    memcmp(rec->field[i].key, dumps[j].key, rec->field[i].keylen) == 0) {
-				warnmsg("the command's metrics line has %s, a key of countof's own", dumps[j].key);
+		for (j = 0; j < ndumps; j++) {
+			const struct jfield *f = &rec->field[i];
+			size_t base = strlen(dumps[j].key) - strlen("_instr");
+
+			if ((f->keylen == strlen(dumps[j].key) && memcmp(f->key, dumps[j].key, f->keylen) == 0) ||
+			    (dumps[j].cache && f->keylen > base && memcmp(f->key, dumps[j].key, base) == 0 &&
+			    (samekey(f->key + base, f->keylen - base, "_l1_misses") ||
+			    samekey(f->key + base, f->keylen - base, "_ll_misses")))) {
+				warnmsg("the command's metrics line has %.*s, a key of countof's own",
+				    (int)f->keylen, f->key);
 				return 2;
 			}
+		}
 	putchar('{');
 	if (side != NULL) {
 		fputs("\"side\":\"", stdout);
@@ -225,6 +291,17 @@ put_record(const char *side, const struct jrecord *rec)
 		printf("%s\"%s\":%s", sep, dumps[j].key, buf);
 		sep = ",";
 	}
+	/* With -c, m_l1_misses and m_ll_misses for each m_instr, after them all. */
+	for (j = 0; j < ndumps; j++) {
+		int base = (int)strlen(dumps[j].key) - (int)strlen("_instr");
+
+		if (!dumps[j].cache)
+			continue;
+		fmt_double(buf, (double)dumps[j].l1 / (double)dumps[j].calls);
+		printf(",\"%.*s_l1_misses\":%s", base, dumps[j].key, buf);
+		fmt_double(buf, (double)dumps[j].ll / (double)dumps[j].calls);
+		printf(",\"%.*s_ll_misses\":%s", base, dumps[j].key, buf);
+	}
 	for (i = 0; i < rec->n; i++) {
 		printf("%s\"%.*s\":%.*s", sep, (int)rec->field[i].keylen, rec->field[i].key,
 		    (int)rec->field[i].rawlen, rec->field[i].raw);
@@ -236,7 +313,7 @@ put_record(const char *side, const struct jrecord *rec)
 
 /* Run argv under callgrind, dumps into dir; then read and write. */
 static int
-count(char **argv, const char *dir, const char *side, double timeout)
+count(char **argv, const char *dir, const char *side, double timeout, int cache)
 {
 	struct proc_opts opts;
 	struct proc_result res;
@@ -244,11 +321,11 @@ count(char **argv, const char *dir, const char *side, double timeout)
 	char outfile[4200], buf[256];
 	const char *why, *fail;
 	char **vargv;
-	int n = 0, rc;
+	int n = 0, i, rc;
 
 	for (n = 0; argv[n] != NULL; n++)
 		;
-	vargv = xmalloc(((size_t)n + 8) * sizeof *vargv);
+	vargv = xmalloc(((size_t)n + 9) * sizeof *vargv);
 	snprintf(outfile, sizeof outfile, "--callgrind-out-file=%s/" DUMP_PREFIX "%%p", dir);
 	vargv[0] = "valgrind";
 	vargv[1] = "--tool=callgrind";
@@ -258,7 +335,12 @@ count(char **argv, const char *dir, const char *side, double timeout)
 	vargv[4] = "--trace-children=yes";
 	vargv[5] = "-q";
 	vargv[6] = outfile;
-	memcpy(vargv + 7, argv, ((size_t)n + 1) * sizeof *vargv);
+	n = 7;
+	if (cache)
+		vargv[n++] = "--cache-sim=yes";
+	for (i = 0; argv[i] != NULL; i++)
+		vargv[n++] = argv[i];
+	vargv[n] = NULL;
 	if (setenv("BENCH_MODE", "counts", 1) != 0)
 		die("setenv:");
 	memset(&opts, 0, sizeof opts);
@@ -300,15 +382,18 @@ main(int argc, char *argv[])
 	const char *budget = "budget.toml", *dir = NULL, *side = NULL, *why;
 	char tmpl[4096];
 	double timeout = DEFAULT_TIMEOUT_S, eps = 0.01;
-	int c, judge = 0, layout = 0, keep, rc;
+	int c, cache = 0, judge = 0, layout = 0, keep, rc;
 
 	setargv0(argv[0]);
 	opterr = 0;
 	/* '+': options end at the command, whose own options are its own. */
-	while ((c = getopt(argc, argv, "+:b:d:e:jls:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:b:cd:e:jls:t:")) != -1) {
 		switch (c) {
 		case 'b':
 			budget = optarg;
+			break;
+		case 'c':
+			cache = 1;
 			break;
 		case 'd':
 			dir = optarg;
@@ -361,7 +446,7 @@ main(int argc, char *argv[])
 		if ((dir = mkdtemp(tmpl)) == NULL)
 			die("mkdtemp %s:", tmpl);
 	}
-	rc = count(argv, dir, side, timeout);
+	rc = count(argv, dir, side, timeout, cache);
 	if (!keep)
 		remove_dumps(dir);
 	return rc;

@@ -137,6 +137,8 @@ budget_of(const char *key, size_t len)
 		return COUNTS_ALLOC_BUDGET;
 	if (endswith(key, len, "_instr"))
 		return COUNTS_INSTR_BUDGET;
+	if (endswith(key, len, "_l1_misses") || endswith(key, len, "_ll_misses"))
+		return COUNTS_MISS_BUDGET;
 	return -1;
 }
 
@@ -359,14 +361,42 @@ put_regressed(const struct kept *recs, size_t n, const char *sep)
 	return sep;
 }
 
+/*
+ * Whether the counts record of metric key moved by at most eps: 1 when it
+ * did, or when there is none and key is not an _instr metric (misses are
+ * there with countof -c only); *delta is its delta member.
+ */
+static int
+unmoved(const struct kept *c, size_t nc, const char *key, double eps, const struct jfield **delta)
+{
+	const struct jfield *cm, *d, *b, *h;
+	size_t j;
+
+	for (j = 0; j < nc; j++) {
+		cm = member(&c[j].rec, "metric", J_STRING);
+		if (cm == NULL || !samekey(cm->raw, cm->rawlen, key))
+			continue;
+		d = member(&c[j].rec, "delta", J_NUMBER);
+		b = member(&c[j].rec, "base", J_NUMBER);
+		h = member(&c[j].rec, "head", J_NUMBER);
+		if (delta != NULL)
+			*delta = d;
+		/* A delta of null: from 0 to more. */
+		if (d == NULL)
+			return b != NULL && h != NULL && b->num == 0 && h->num == 0;
+		return fabs(d->num) <= eps;
+	}
+	return !endswith(key, strlen(key), "_instr");
+}
+
 int
 counts_layout(const char *timefile, const char *countsfile, double eps)
 {
 	struct kept *t = NULL, *c = NULL, *ts = NULL, *cs = NULL;
-	size_t nt = 0, nc = 0, i, j;
+	size_t nt = 0, nc = 0, i;
 	const char *sep, *verdict;
-	char key[256];
-	int rc, suspects = 0;
+	char key[256], key2[256], key3[256];
+	int rc;
 
 	if (read_verdict(timefile, &t, &nt, &ts) == 0)
 		read_verdict(countsfile, &c, &nc, &cs);
@@ -393,7 +423,7 @@ counts_layout(const char *timefile, const char *countsfile, double eps)
 	/* A time metric m_ns that regressed while m_instr moved by eps at most. */
 	sep = "";
 	for (i = 0; i < nt; i++) {
-		const struct jfield *m = member(&t[i].rec, "metric", J_STRING), *d;
+		const struct jfield *m = member(&t[i].rec, "metric", J_STRING), *d = NULL;
 		size_t len;
 
 		if (m == NULL || !isverdict(&t[i], "regressed"))
@@ -402,27 +432,22 @@ counts_layout(const char *timefile, const char *countsfile, double eps)
 		if (endswith(m->raw, len, "_ns"))
 			len -= 3;
 		snprintf(key, sizeof key, "%.*s_instr", (int)len, m->raw);
-		for (j = 0; j < nc; j++) {
-			const struct jfield *cm = member(&c[j].rec, "metric", J_STRING);
-
-			if (cm == NULL || !samekey(cm->raw, cm->rawlen, key))
-				continue;
-			d = member(&c[j].rec, "delta", J_NUMBER);
-			if (d != NULL && fabs(d->num) <= eps) {
-				printf("%s\"%.*s\"", sep, (int)m->rawlen, m->raw);
-				sep = ",";
-				suspects++;
-				fprintf(stderr, "%s: %.*s regressed while %s moved by %.*s: layout suspect: no more "
-				    "work, so code layout, noise or memory access is to blame\n", argv0, (int)m->rawlen, m->raw, key,
-				    (int)d->rawlen, d->raw);
-			}
-		}
+		if (!unmoved(c, nc, key, eps, &d))
+			continue;
+		snprintf(key2, sizeof key2, "%.*s_l1_misses", (int)len, m->raw);
+		snprintf(key3, sizeof key3, "%.*s_ll_misses", (int)len, m->raw);
+		if (!unmoved(c, nc, key2, eps, NULL) || !unmoved(c, nc, key3, eps, NULL))
+			continue;
+		printf("%s\"%.*s\"", sep, (int)m->rawlen, m->raw);
+		sep = ",";
+		fprintf(stderr, "%s: %.*s regressed while %s moved by %.*s: layout suspect: no more "
+		    "work, so code layout, noise or memory access is to blame\n", argv0, (int)m->rawlen, m->raw, key,
+		    d != NULL ? (int)d->rawlen : 1, d != NULL ? d->raw : "0");
 	}
 	printf("],\"metrics\":%zu,\"time\":%s,\"counts\":%s}\n", nt + nc, ts->line, cs->line);
 	rc = fshut(stdout, "stdout");
 	if (rc == 0)
 		rc = strcmp(verdict, "error") == 0 ? 2 : strcmp(verdict, "regressed") == 0 ? 1 : 0;
-	(void)suspects;
 	free_all(t, nt + 1);
 	free_all(c, nc + 1);
 	return rc;

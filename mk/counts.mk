@@ -20,6 +20,8 @@ GATE_COUNTS_TIMEOUT ?= 600
 # How far (a fraction) a time regression's instructions may move and still
 # call the time regression a matter of code layout or noise.
 GATE_LAYOUT_EPS ?= 0.01
+# More options for countof: -c adds simulated cache misses (m_l1_misses, m_ll_misses).
+GATE_COUNTS_FLAGS ?=
 GATE_COUNTOF = $(PERFGATE_BIN)/countof
 
 GATE_RESULT = $(GATEDIR)$(if $(filter counts,$(GATE_MODE)),/counts)$(if $(filter both,$(GATE_MODE)),/both)
@@ -37,7 +39,7 @@ endif
 # environment (BENCH_CALLS above all) and the budget's content.
 $(GATEDIR)/counts.id: FORCE | $(BUDGET)
 	@mkdir -p $(GATEDIR)/counts
-	@printf 'timeout %s\nenv %s\nbudget %s\neps %s\n' $(call gate_q,$(GATE_COUNTS_TIMEOUT)) \
+	@printf 'timeout %s\nflags %s\nenv %s\nbudget %s\neps %s\n' $(call gate_q,$(GATE_COUNTS_TIMEOUT)) $(call gate_q,$(GATE_COUNTS_FLAGS)) \
 	    "$$(env | grep '^BENCH_' | sort | tr '\n' ' ')" "$$(sha256sum < $(BUDGET) | cut -c1-64)" \
 	    $(call gate_q,$(GATE_LAYOUT_EPS)) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
@@ -45,7 +47,7 @@ $(GATEDIR)/counts.id: FORCE | $(BUDGET)
 $(GATEDIR)/counts/%.jsonl: $(GATEDIR)/%/built $(GATEDIR)/counts.id | $(GATE_COUNTOF) \
     $(if $(filter both,$(GATE_MODE)),$(GATEDIR)/runs.jsonl)
 	@echo "gate: counting $*, once under valgrind" >&2
-	@$(GATE_COUNTOF) -s $* -t $(GATE_COUNTS_TIMEOUT) -d $(GATEDIR)/counts/$*.dumps \
+	@$(GATE_COUNTOF) $(GATE_COUNTS_FLAGS) -s $* -t $(GATE_COUNTS_TIMEOUT) -d $(GATEDIR)/counts/$*.dumps \
 	    sh -c "$$(cat $(GATEDIR)/$*/bench.cmd)" > $@.tmp 2> $(GATEDIR)/counts/$*.log || { \
 	    tail -n 5 $(GATEDIR)/counts/$*.log >&2; \
 	    $(GATE_COUNTS_FAIL) $* count "$$(grep '^countof: ' $(GATEDIR)/counts/$*.log | tail -n 1 | sed 's/^countof: //'); log in $(GATEDIR)/counts/$*.log"; }

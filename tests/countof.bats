@@ -32,7 +32,7 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 @test "countof rejects bad options in its own voice" {
 	bad_options countof t
 	run -2 --separate-stderr countof
-	[ "${stderr_lines[0]}" = "usage: countof [-d dir] [-s side] [-t timeout] [--] command [arg ...]" ]
+	[ "${stderr_lines[0]}" = "usage: countof [-c] [-d dir] [-s side] [-t timeout] [--] command [arg ...]" ]
 }
 
 @test "countof usage is the man page SYNOPSIS" {
@@ -187,6 +187,29 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 	jq -e '.chase_instr > 65536 * 2' <<<"$seq"
 	run -0 --separate-stderr countof "$T/random"
 	[ "$output" = "$seq" ]
+}
+
+@test "countof -c adds simulated cache misses: the chase's random order shows, twice the same" {
+	for o in seq random; do
+		cc -std=c11 -O2 -Ibench -o "$T/$o" "$D/chase.c" "$D/order-$o.c"
+	done
+	run -0 --separate-stderr countof -c "$T/seq"
+	seq=$output
+	[ "$(jq -c keys_unsorted <<<"$seq")" = '["chase_instr","chase_l1_misses","chase_ll_misses","chase_allocs","chase_alloc_bytes"]' ]
+	run -0 --separate-stderr countof -c "$T/random"
+	random=$output
+	run -0 --separate-stderr countof -c "$T/random"
+	[ "$output" = "$random" ]
+	jq -e --argjson s "$seq" '.chase_instr == $s.chase_instr and .chase_l1_misses > 10 * $s.chase_l1_misses' <<<"$random"
+	# Misses moved, so a time regression is not a layout suspect.
+	printf '%s\n' "{\"side\":\"base\",${seq#\{}" "{\"side\":\"head\",${random#\{}" > "$T/c.jsonl"
+	run -1 --separate-stderr countof -j -b "$D/chase.toml" "$T/c.jsonl"
+	printf '%s\n' "$output" > "$T/counts.jsonl"
+	[ "$(tail -n 1 "$T/counts.jsonl")" = '{"verdict":"regressed","regressed":["chase_l1_misses","chase_ll_misses"],"metrics":5,"mode":"counts"}' ]
+	printf '%s\n' '{"metric":"chase_ns","base":1,"head":30,"delta":29,"budget":0.2,"verdict":"regressed"}' \
+	    '{"verdict":"regressed","regressed":["chase_ns"],"metrics":1}' > "$T/time.jsonl"
+	run -1 --separate-stderr countof -l "$T/time.jsonl" "$T/counts.jsonl"
+	jq -e '.layout_suspect == []' <<<"${lines[-1]}"
 }
 
 @test "countof: make gate GATE_MODE=counts (man page EXAMPLES) regresses on s10, count_below's allocation named" {
