@@ -26,6 +26,13 @@
  * Not under valgrind the client requests are a few instructions that
  * change no register: they cost nothing and do nothing.
  *
+ * Why 10 calls: a call that does the same work every time needs one, but
+ * a metric that varies its input from call to call (the kata's
+ * count_below takes the next query each call) is averaged over them; and
+ * under callgrind, about 50x slower than native, ten calls of each kata
+ * kernel keep the kata's whole run at 0.7 s. A kernel 1000x slower than
+ * the kata's wants fewer (BENCH_CALLS=1) or a smaller size.
+ *
  * Counting needs two things of the build:
  *  - valgrind/callgrind.h (Debian package valgrind). A compiler with
  *    __has_include finds it itself; tcc 0.9.27 has none, so there it is
