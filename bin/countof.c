@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counts.h"
+#include "countjudge.h"
 #include "jsonl.h"
 #include "proc.h"
 #include "util.h"

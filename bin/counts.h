@@ -1,32 +1,37 @@
 /*
- * counts: countof's judgments (countof(1)). counts_judge compares two
- * sides' counts records against the [counts] section of a budget file;
- * counts_layout joins a time verdict and a counts verdict and names the
- * time regressions whose instruction counts did not move.
+ * counts: the instruction counts beside the times, for cmpbudget -i. A
+ * metric whose time regressed while its instruction count did not move is
+ * a layout suspect: code placement or noise, not more work.
  */
 #ifndef PERFGATE_COUNTS_H
 #define PERFGATE_COUNTS_H
 
-/* Budgets of metrics the [counts] section does not name. */
-#define COUNTS_INSTR_BUDGET 0.02	/* _instr */
-#define COUNTS_ALLOC_BUDGET 0.0		/* _allocs, _alloc_bytes */
-#define COUNTS_MISS_BUDGET 0.05		/* _l1_misses, _ll_misses (countof -c) */
+#include "json.h"
+#include "judge.h"
+
+/* How far an instruction count may move and still count as unmoved. */
+#define COUNTS_STILL 0.01
+
+/* Each side's record of the counts' statistics, with its line kept. */
+struct counts {
+	char *line[NSIDE];
+	struct jrecord rec[NSIDE];
+};
 
 /*
- * Judge the records of sides "base" and "head" in the files (standard
- * input when nfiles is 0; "-" too) against budget. Writes a record per
- * metric and a summary last on stdout, a table on stderr. Returns the
- * exit status: 0 ok, 1 regressed, 2 cannot decide.
+ * Read minjson's records of the counts run from path: for each side, the
+ * one whose "stat" is stat[side]. Returns NULL, or an allocated message.
  */
-int counts_judge(const char *budget, char **files, int nfiles);
+char *counts_load(struct counts *c, const char *path, const char *key,
+    const char *const side[NSIDE], const char *const stat[NSIDE]);
 
 /*
- * Join the verdict files of a time gate and a counts gate into one
- * verdict: their metric records as they are, then one summary naming in
- * "layout_suspect" each time metric m_ns that regressed while m_instr moved
- * by at most eps (a fraction), and so did m_l1_misses and m_ll_misses where
- * the counts have them. Returns the exit status.
+ * Is the time metric name (such as matmul_ns) a layout suspect: does its
+ * instruction count (matmul_instr: the name up to its last '_', then
+ * "_instr") exist on both sides and move by at most COUNTS_STILL?
  */
-int counts_layout(const char *timefile, const char *countsfile, double eps);
+int counts_suspect(const struct counts *c, const char *name);
+
+void counts_free(struct counts *c);
 
 #endif
