@@ -17,7 +17,7 @@ PG_CPPFLAGS = -D_GNU_SOURCE -Ibin -Ibench
 # The kernels checked and benchmarked: any file that defines kata/kernels.h.
 KATA = kata/kernels.c
 
-TOOLS = bestof alternate minjson cmpbudget
+TOOLS = bestof alternate minjson cmpbudget countof
 # make compare's own (mk/compare.mk)
 TOOLS += refjudge perfdoc
 SCRIPTS = bin/perfgate
@@ -103,9 +103,9 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh mk/noise.sh $(DESTDIR)$(DATADIR)/
+	cp -f mk/gate.mk mk/gate.sh mk/noise.sh mk/counts.mk $(DESTDIR)$(DATADIR)/
 	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
-	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
+	cp -f bench/bench.h bench/bench_counts.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/

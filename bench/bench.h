@@ -54,6 +54,8 @@
  *			'_'); the others are not timed and not printed, so a
  *			comparison can measure one case at a time. A name that
  *			matches no metric is an error.
+ *	BENCH_MODE	time (default), or counts: allocations and, under
+ *			valgrind, instructions a call (bench_counts.h)
  * A bad value is one line on stderr, "bench: BENCH_REPS=x: not a number",
  * and exit 2.
  *
@@ -557,6 +559,9 @@ bench_fmt_(char *buf, double v)
 	}
 }
 
+/* BENCH_MODE=counts: counts, not times (bench_counts.h). */
+#include "bench_counts.h"
+
 /*
  * Time every metric added and not yet timed, in turns, then print every
  * metric as one JSON object, the last line of stdout. Returns the exit
@@ -571,6 +576,8 @@ bench_report(void)
 	int i, busy;
 
 	bench_cases_check_();
+	if (bench_counts_mode_())
+		return bench_counts_report_();
 	for (i = 0; i < st->nmetric; i++)
 		if (!st->m[i].done)
 			bench_calibrate_(&st->m[i]);

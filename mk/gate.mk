@@ -56,7 +56,7 @@ ifneq ($(wildcard $(GATE_MK_DIR)/../bin/alternate.c),)
 PERFGATE_DIR ?= $(patsubst %/,%,$(dir $(GATE_MK_DIR)))
 PERFGATE_BIN ?= $(PERFGATE_DIR)/bin
 GATE_SHARE ?= $(PERFGATE_DIR)
-GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(GATE_KATA_H)
+GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(PERFGATE_DIR)/bench/bench_counts.h $(GATE_KATA_H)
 # From another project's Makefile, build the tools in the checkout they live
 # in; a tool depends on every source of bin/, as it does there.
 $(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c $(wildcard $(PERFGATE_DIR)/bin/*.[ch]) $(PERFGATE_DIR)/bench/sha256.h
@@ -64,7 +64,7 @@ $(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c $(wildcard $(PERFGATE_DIR)/bin/*.[ch]
 else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
-GATE_HEADERS ?= $(GATE_MK_DIR)/bench/bench.h $(GATE_KATA_H)
+GATE_HEADERS ?= $(GATE_MK_DIR)/bench/bench.h $(GATE_MK_DIR)/bench/bench_counts.h $(GATE_KATA_H)
 endif
 
 BUDGET ?= $(or $(GATE_BUDGET),budget.toml)
@@ -204,8 +204,12 @@ $(BUDGET):
 .PHONY: gate gate-clean noise FORCE
 FORCE:
 
+# GATE_MODE=counts or both: counts.mk has the gate.
+include $(GATE_MK_DIR)/counts.mk
+ifeq ($(GATE_MODE),time)
 gate: $(GATEDIR)/verdict.jsonl
 	@$(GATE_SH) report $(GATEDIR) $(call gate_q,$(GATE_STATUS))
+endif
 
 # An A/A study: NOISE_GATES gates of HEAD against itself, to choose a
 # budget from this machine's noise rather than guess it.
