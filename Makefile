@@ -14,10 +14,15 @@ LDLIBS = -lm
 PG_CFLAGS = -std=c11
 PG_CPPFLAGS = -D_GNU_SOURCE -Ibin -Ibench
 
+# The version, from the VERSION file: every tool's -V, the man pages'
+# footers, make dist's tarball.
+PERFGATE_VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
+
 # The kernels checked and benchmarked: any file that defines kata/kernels.h.
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget
+TOOLS += plotrounds mergeshards
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
@@ -33,6 +38,9 @@ all: $(TOOLBIN)
 bin/%.o: bin/%.c $(HDR)
 	$(CC) $(PG_CFLAGS) $(CFLAGS) $(WARNFLAGS) $(PG_CPPFLAGS) $(CPPFLAGS) -c -o $@.tmp $<
 	mv -f $@.tmp $@
+
+bin/version.o: VERSION
+bin/version.o: PG_CPPFLAGS += -DPERFGATE_VERSION='"$(PERFGATE_VERSION)"'
 
 bin/libperfgate.a: $(LIBOBJ)
 	rm -f $@.tmp
