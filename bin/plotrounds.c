@@ -38,7 +38,7 @@ struct run {
 struct point {
 	size_t run, metric;
 	double v;
-	char raw[32];
+	char raw[48];
 };
 
 static struct metric *metrics;
@@ -233,7 +233,7 @@ run_record(const struct jrecord *rec, const char *file, unsigned long line)
 		points[npoints].metric = m;
 		points[npoints].v = f->num;
 		snprintf(points[npoints].raw, sizeof points[npoints].raw, "%.*s",
-		    (int)(f->rawlen < 31 ? f->rawlen : 31), f->raw);
+		    (int)(f->rawlen < 47 ? f->rawlen : 47), f->raw);
 		npoints++;
 	}
 	nruns++;
