@@ -126,8 +126,11 @@ isexcluded(const char *key, size_t len)
 static void
 parsexlist(const char *list)
 {
-	char *copy = xstrdup(list), *tok, *save = NULL;
+	static char *copy;
+	char *tok, *save = NULL;
 
+	free(copy);
+	copy = xstrdup(list);
 	nexcluded = 0;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		excluded = xrealloc(excluded, (nexcluded + 1) * sizeof *excluded);
