@@ -32,6 +32,7 @@ MAN1 = $(TOOLS:%=man/%.1)
 MAN7 = man/perfgate.7
 
 .PHONY: all test check grade bench bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
+.PHONY: dist distcheck
 
 all: $(TOOLBIN)
 
@@ -103,6 +104,7 @@ install: all
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
 	cp -f mk/gate.mk mk/gate.sh $(DESTDIR)$(DATADIR)/
+	cp -f ci/perfgate-ci.sh $(DESTDIR)$(DATADIR)/
 	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
@@ -116,3 +118,33 @@ uninstall:
 clean:
 	rm -f $(TOOLBIN) bin/*.o bin/*.a bin/*.tmp
 	rm -rf build
+
+# A release: perfgate-<version>.tar.gz in DISTDIR, holding the files git
+# tracks (in an unpacked release, those its MANIFEST lists) under
+# perfgate-<version>/, byte for byte the same from the same files: sorted,
+# owned by root, dated by the last commit (or SOURCE_DATE_EPOCH).
+DISTDIR = .
+DISTNAME = perfgate-$(PERFGATE_VERSION)
+dist:
+	rm -rf build/dist
+	mkdir -p build/dist/$(DISTNAME)
+	if [ -f MANIFEST ]; then cat MANIFEST; else git ls-files; fi | grep -vx MANIFEST | LC_ALL=C sort > build/dist/MANIFEST
+	test -s build/dist/MANIFEST
+	tar -cf - -T build/dist/MANIFEST | tar -xf - -C build/dist/$(DISTNAME)
+	cp build/dist/MANIFEST build/dist/$(DISTNAME)/MANIFEST
+	cd build/dist && tar --sort=name --owner=0 --group=0 --numeric-owner \
+	    --mtime=@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || echo 0)} \
+	    -cf - $(DISTNAME) | gzip -n -9 > $(DISTNAME).tar.gz.tmp
+	mkdir -p $(DISTDIR)
+	mv -f build/dist/$(DISTNAME).tar.gz.tmp $(DISTDIR)/$(DISTNAME).tar.gz
+	rm -rf build/dist
+	@echo "dist: $(DISTDIR)/$(DISTNAME).tar.gz"
+
+# The release builds and checks itself from a clean directory of its own.
+distcheck: dist
+	rm -rf build/distcheck
+	mkdir -p build/distcheck
+	tar -xzf $(DISTDIR)/$(DISTNAME).tar.gz -C build/distcheck
+	$(MAKE) -C build/distcheck/$(DISTNAME) all check lint-man
+	build/distcheck/$(DISTNAME)/bin/plotrounds -V
+	rm -rf build/distcheck
