@@ -25,7 +25,7 @@ struct metric {
 	char *verdict;		/* NULL without a verdict record */
 	double base, budget, delta, bound;
 	int hasbase, hasbudget, hasdelta, hasbound;
-	int higher;		/* "direction":"higher": the bound lies below */
+	int higher;		/* "better":"higher": the bound lies below */
 };
 
 /* One run: its side and round. */
@@ -194,7 +194,7 @@ verdict_record(const struct jrecord *rec, const char *file, unsigned long line)
 	m->hasbase = getnum(rec, "base", &m->base);
 	m->hasbudget = getnum(rec, "budget", &m->budget);
 	m->hasdelta = getnum(rec, "delta", &m->delta);
-	dir = getstr(rec, "direction");
+	dir = getstr(rec, "better");
 	m->higher = dir != NULL && strcmp(dir, "higher") == 0;
 	free(dir);
 	m->hasbound = m->hasbase && m->hasbudget;
@@ -212,6 +212,9 @@ run_record(const struct jrecord *rec, const char *file, unsigned long line)
 	double round;
 	size_t i, m;
 
+	/* A failure or a deferral is alternate's record of a run that did not end well. */
+	if (jget(rec, "error", 5) != NULL)
+		return NULL;
 	if (side == NULL || side->type != J_STRING)
 		return located(file, line, "no \"side\" string");
 	if (nruns == capruns) {
@@ -621,7 +624,7 @@ main(int argc, char *argv[])
 	int c, i;
 
 	setargv0(argv[0]);
-	parsexlist("round,slot,load,pressure");
+	parsexlist("round,slot,load,pressure,threads");
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":o:Vv:x:")) != -1) {
 		switch (c) {

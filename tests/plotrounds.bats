@@ -30,12 +30,18 @@ setup() {
 	grep -q '>bound +30 %</text>' "$T/r.svg"
 }
 
-@test "plotrounds: without a verdict, every numeric key but round, slot, load, pressure" {
+@test "plotrounds: without a verdict, every numeric key but round, slot, load, pressure, threads" {
 	run -0 --separate-stderr plotrounds "$D/runs.jsonl"
 	printf '%s\n' "$output" | xmllint --noout -
 	[ "$(printf '%s\n' "$output" | grep -c 'font-weight="bold"')" -eq 4 ]
 	[[ "$output" != *bound* ]] || [[ "$output" == *"budget's bound"* ]]
 	[ "$(printf '%s\n' "$output" | grep -c '>bound ')" -eq 0 ]
+	# A failure's record is no run; threads is no metric.
+	{ sed 's/"load":/"threads":1,"load":/' "$D/runs.jsonl"
+	  echo '{"error":"side head, round 7: exited with status 3","side":"head","round":7,"status":3,"stderr":"boom\n"}'; } > "$T/runs"
+	run -0 plotrounds "$T/runs"
+	[ "$(printf '%s\n' "$output" | grep -c 'font-weight="bold"')" -eq 4 ]
+	[ "$(printf '%s\n' "$output" | grep -c '<title>head, round 7')" -eq 0 ]
 	# -x takes a key away as a metric.
 	run -0 plotrounds -x round,slot,load,matmul_ns,sum_ns "$D/runs.jsonl"
 	[ "$(printf '%s\n' "$output" | grep -c 'font-weight="bold"')" -eq 2 ]
@@ -43,7 +49,7 @@ setup() {
 
 @test "plotrounds: a bound for higher-is-better lies below base" {
 	printf '%s\n' '{"side":"base","round":1,"ops_s":100}' '{"side":"head","round":1,"ops_s":95}' > "$T/runs"
-	printf '%s\n' '{"metric":"ops_s","base":100,"head":95,"budget":0.1,"direction":"higher","verdict":"ok"}' > "$T/v"
+	printf '%s\n' '{"metric":"ops_s","base":100,"head":95,"budget":0.1,"better":"higher","verdict":"ok"}' > "$T/v"
 	run -0 plotrounds -v "$T/v" "$T/runs"
 	[[ "$output" == *'>bound -10 %</text>'* ]]
 	# Names are escaped for XML.
