@@ -109,6 +109,8 @@ install: all
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
+	# Every installed page's footer names this version.
+	sed -i 's/^\.Os.*/.Os perfgate $(PERFGATE_VERSION)/' $(MAN1:man/%=$(DESTDIR)$(MANPREFIX)/man1/%) $(MAN7:man/%=$(DESTDIR)$(MANPREFIX)/man7/%)
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/perfgate

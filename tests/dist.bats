@@ -36,7 +36,12 @@ setup() {
 	[ "$output" = "mergeshards $V" ]
 	run -0 make install DESTDIR="$T/dest" PREFIX=/usr
 	[ -x "$T/dest/usr/bin/plotrounds" ] && [ -f "$T/dest/usr/share/man/man1/mergeshards.1" ]
-	[ -f "$T/dest/usr/share/perfgate/perfgate-ci.sh" ]
+	[ -f "$T/dest/usr/share/perfgate/perfgate-ci.sh" ] && [ -f "$T/dest/usr/share/perfgate/shard.sh" ]
+	# Every installed man page's footer names the version.
+	for page in "$T"/dest/usr/share/man/man1/*.1 "$T"/dest/usr/share/man/man7/perfgate.7; do
+		grep -qx ".Os perfgate $V" "$page"
+	done
+	mandoc -Tlint -W warning "$T"/dest/usr/share/man/man1/*.1
 	# Without git, the release's MANIFEST says what a release holds.
 	run -0 make --no-print-directory dist DISTDIR="$T/again"
 	[ "$(tar -tzf "$T/again/perfgate-$V.tar.gz")" = "$(tar -tzf "$T/perfgate-$V.tar.gz")" ]
