@@ -69,7 +69,7 @@ static const char *colour[] = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E6
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-o svg] [-v verdict] [-x keys] [file ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-lV] [-o svg] [-v verdict] [-x keys] [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -329,10 +329,54 @@ unit(const char *name)
 	return u && u[1] ? u + 1 : "";
 }
 
+/* Where the p-th of np runs of a panel sits. */
 static double
-xof(size_t run)
+xof(size_t p, size_t np)
 {
-	return LEFT + (run + 0.5) * (double)(WIDTH - LEFT - RIGHT) / (double)nruns;
+	return LEFT + (p + 0.5) * (double)(WIDTH - LEFT - RIGHT) / (double)np;
+}
+
+/* The y axis is logarithmic with -l: sides an order of magnitude apart both show. */
+static int logscale;
+
+static double
+tr(double v)
+{
+	return logscale ? log10(v) : v;
+}
+
+/*
+ * The values of a log axis's ticks over [lo, hi] (log10 units): 1, 2 and 5
+ * times powers of ten, only the powers when those are many, and linear
+ * ticks when the range holds fewer than two. Returns how many.
+ */
+static size_t
+logticks(double lo, double hi, double *tick, size_t max)
+{
+	static const double mult[] = { 1, 2, 5 };
+	size_t n = 0, j, only = 0;
+	double v, step;
+	long k;
+
+	for (;;) {
+		n = 0;
+		for (k = (long)floor(lo); k <= (long)ceil(hi) && n < max; k++)
+			for (j = 0; j < (only ? 1 : 3) && n < max; j++) {
+				v = mult[j] * pow(10, (double)k);
+				if (log10(v) >= lo && log10(v) <= hi)
+					tick[n++] = v;
+			}
+		if (n <= 8 || only)
+			break;
+		only = 1;
+	}
+	if (n >= 2)
+		return n;
+	step = nicestep(pow(10, hi) - pow(10, lo));
+	n = 0;
+	for (v = ceil(pow(10, lo) / step) * step; v <= pow(10, hi) && n < max; v += step)
+		tick[n++] = v;
+	return n;
 }
 
 /* A side's marker: circle, square, triangle, diamond, by side. */
@@ -437,11 +481,13 @@ panel(FILE *fp, size_t m, double top)
 {
 	const struct metric *mt = &metrics[m];
 	double lo = INFINITY, hi = -INFINITY, step, y0 = top + TITLEH, v, x, t;
-	double mins[NCOLOUR];
+	double mins[NCOLOUR], tick[64];
 	struct across ac[NCOLOUR + 1];
-	size_t i, s, nl, every;
+	size_t i, j, s, nl, nt, every, np, ngroups, g, last, *pos;
 	long lastround;
 	char buf[64], label[128];
+	/* A bound at or below 0 has no place on a log scale. */
+	int bound = mt->hasbound && !(logscale && mt->bound <= 0);
 
 	title(fp, mt, top);
 	for (i = 0; i < npoints; i++)
@@ -449,7 +495,7 @@ panel(FILE *fp, size_t m, double top)
 			lo = fmin(lo, points[i].v);
 			hi = fmax(hi, points[i].v);
 		}
-	if (mt->hasbound) {
+	if (bound) {
 		lo = fmin(lo, mt->bound);
 		hi = fmax(hi, mt->bound);
 	}
@@ -460,8 +506,10 @@ panel(FILE *fp, size_t m, double top)
 		    (WIDTH - RIGHT + LEFT) / 2, y0 + PLOTH / 2.0);
 		return;
 	}
+	lo = tr(lo);
+	hi = tr(hi);
 	if (hi - lo <= fabs(hi) * 1e-9) {
-		t = fabs(hi) > 0 ? fabs(hi) * 0.05 : 1;
+		t = logscale ? 0.02 : fabs(hi) > 0 ? fabs(hi) * 0.05 : 1;
 		lo -= t;
 		hi += t;
 	}
@@ -469,35 +517,63 @@ panel(FILE *fp, size_t m, double top)
 	t = (hi - lo) * 0.04;
 	lo -= t;
 	hi += t;
-	step = nicestep(hi - lo);
-	lo = floor(lo / step) * step;
-	hi = ceil(hi / step) * step;
-#define YOF(v) (y0 + PLOTH - ((v) - lo) / (hi - lo) * PLOTH)
+	if (logscale) {
+		nt = logticks(lo, hi, tick, sizeof tick / sizeof tick[0]);
+	} else {
+		step = nicestep(hi - lo);
+		lo = floor(lo / step) * step;
+		hi = ceil(hi / step) * step;
+		for (nt = 0, v = lo; v <= hi + step / 2 && nt < sizeof tick / sizeof tick[0]; v += step)
+			tick[nt++] = v;
+	}
+#define YOF(v) (y0 + PLOTH - (tr(v) - lo) / (hi - lo) * PLOTH)
 	/* The value grid and its labels. */
-	for (v = lo; v <= hi + step / 2; v += step) {
+	for (i = 0; i < nt; i++) {
 		fprintf(fp, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-		    LEFT, WIDTH - RIGHT, YOF(v), YOF(v));
-		human(buf, sizeof buf, v);
-		fprintf(fp, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", LEFT - 6, YOF(v) + 4, buf);
+		    LEFT, WIDTH - RIGHT, YOF(tick[i]), YOF(tick[i]));
+		human(buf, sizeof buf, tick[i]);
+		fprintf(fp, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", LEFT - 6, YOF(tick[i]) + 4, buf);
 	}
 	fprintf(fp, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">", y0 + PLOTH / 2.0);
 	xml(fp, unit(mt->name));
-	fputs("</text>\n", fp);
-	/* The rounds: a light line where a round begins, its number below. */
-	every = nruns > 40 ? (nruns + 39) / 40 : 1;
-	lastround = -2;
-	for (i = 0; i < nruns; i++) {
-		if (runs[i].round == lastround)
+	fputs(logscale ? ", log scale</text>\n" : "</text>\n", fp);
+	/*
+	 * The runs that have this metric, in run order, spread over the panel:
+	 * rows of a comparison, or shards, each fill their own panel.
+	 */
+	pos = xmalloc(nruns * sizeof *pos);
+	for (i = 0; i < nruns; i++)
+		pos[i] = (size_t)-1;
+	for (i = np = 0; i < npoints; i++)
+		if (points[i].metric == m && pos[points[i].run] == (size_t)-1)
+			pos[points[i].run] = 0;
+	for (i = 0; i < nruns; i++)
+		if (pos[i] != (size_t)-1)
+			pos[i] = np++;
+	/* The rounds: a light line where a round begins, its number below its runs. */
+	for (i = ngroups = 0, lastround = -2; i < nruns; i++)
+		if (pos[i] != (size_t)-1 && runs[i].round != lastround) {
+			lastround = runs[i].round;
+			ngroups++;
+		}
+	every = ngroups > 20 ? (ngroups + 19) / 20 : 1;
+	for (i = g = 0; i < nruns; i = j) {
+		if (pos[i] == (size_t)-1) {
+			j = i + 1;
 			continue;
-		lastround = runs[i].round;
-		x = xof(i) - (double)(WIDTH - LEFT - RIGHT) / (double)nruns / 2;
-		if (i > 0)
+		}
+		/* The round's last run of this panel. */
+		for (j = i + 1, last = i; j < nruns && (pos[j] == (size_t)-1 || runs[j].round == runs[i].round); j++)
+			if (pos[j] != (size_t)-1)
+				last = j;
+		x = xof(pos[i], np) - (double)(WIDTH - LEFT - RIGHT) / (double)np / 2;
+		if (pos[i] > 0)
 			fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n",
 			    x, x, y0, y0 + PLOTH);
-		if (runs[i].round >= 0 && (runs[i].round - 1) % (long)every == 0)
+		if (runs[i].round >= 0 && g % every == 0)
 			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%ld</text>\n",
-			    xof(i) + (i + 1 < nruns && runs[i + 1].round == lastround ? xof(i + 1) - xof(i) : 0) / 2,
-			    y0 + PLOTH + 16, runs[i].round);
+			    (xof(pos[i], np) + xof(pos[last], np)) / 2, y0 + PLOTH + 16, runs[i].round);
+		g++;
 	}
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">round, in run order</text>\n",
 	    (LEFT + WIDTH - RIGHT) / 2.0, y0 + PLOTH + 32);
@@ -508,7 +584,7 @@ panel(FILE *fp, size_t m, double top)
 			ac[nl].y = YOF(mins[s]);
 			ac[nl++].side = (long)s;
 		}
-	if (mt->hasbound) {
+	if (bound) {
 		ac[nl].y = YOF(mt->bound);
 		ac[nl++].side = -1;
 	}
@@ -529,12 +605,13 @@ panel(FILE *fp, size_t m, double top)
 		if (points[i].metric != m)
 			continue;
 		s = runs[points[i].run].side;
-		marker(fp, s, xof(points[i].run), YOF(points[i].v));
+		marker(fp, s, xof(pos[points[i].run], np), YOF(points[i].v));
 		fputs("><title>", fp);
 		xml(fp, sides[s]);
 		fprintf(fp, ", round %ld: %s</title></", runs[points[i].run].round, points[i].raw);
 		fputs(s % 4 == 0 ? "circle>\n" : s % 4 == 1 ? "rect>\n" : "path>\n", fp);
 	}
+	free(pos);
 #undef YOF
 }
 
@@ -542,7 +619,8 @@ static void
 legend(FILE *fp)
 {
 	double x = LEFT;
-	size_t s;
+	size_t s, m;
+	int anybound = 0;
 
 	for (s = 0; s < nsides; s++) {
 		marker(fp, s, x + 4, 22);
@@ -556,6 +634,10 @@ legend(FILE *fp)
 	    x, x + 24);
 	fprintf(fp, "<text x=\"%.1f\" y=\"26\">each side's minimum</text>\n", x + 30);
 	x += 30 + 150;
+	for (m = 0; m < nmetrics; m++)
+		anybound |= metrics[m].hasbound;
+	if (!anybound)
+		return;
 	fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"22\" y2=\"22\" stroke=\"" BOUNDCOLOUR "\" stroke-width=\"1.5\" stroke-dasharray=\"8 3 2 3\"/>\n",
 	    x, x + 24);
 	fprintf(fp, "<text x=\"%.1f\" y=\"26\">budget's bound</text>\n", x + 30);
@@ -624,10 +706,13 @@ main(int argc, char *argv[])
 	int c, i;
 
 	setargv0(argv[0]);
-	parsexlist("round,slot,load,pressure,threads");
+	parsexlist("round,slot,load,pressure,threads,discarded");
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":o:Vv:x:")) != -1) {
+	while ((c = getopt(argc, argv, ":lo:Vv:x:")) != -1) {
 		switch (c) {
+		case 'l':
+			logscale = 1;
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -657,6 +742,10 @@ main(int argc, char *argv[])
 		die("no run records");
 	if (nmetrics == 0)
 		die("no metrics in the run records");
+	for (i = 0; logscale && (size_t)i < npoints; i++)
+		if (!(points[i].v > 0))
+			die("-l: %s of side %s, round %ld, is not above 0", metrics[points[i].metric].name,
+			    sides[runs[points[i].run].side], runs[points[i].run].round);
 	if (out != NULL)
 		return writesvg(out);
 	svg(stdout);

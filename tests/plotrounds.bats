@@ -106,3 +106,31 @@ setup() {
 	run -0 bash -c "alternate -r 5 a='bestof -- ./a' b='bestof -- ./b' 2>/dev/null | plotrounds | rsvg-convert -o rounds.png"
 	[ -s rounds.png ]
 }
+
+@test "plotrounds: man example: plotrounds -l -o build/compare/rounds.svg build/compare/rows/*.jsonl" {
+	mkdir -p "$T/build/compare/rows" && cd "$T"
+	# Two rows of three sides, each row its own metric, a thousand times apart.
+	for c in a b; do
+		for r in 1 2; do
+			printf '{"side":"kata","round":%d,"slot":0,"threads":1,"discarded":0,"%s_ns":%d}\n' $r $c $((50 + r))
+			printf '{"side":"plain","round":%d,"slot":1,"threads":1,"discarded":0,"%s_ns":%d}\n' $r $c $((50000 + r))
+			printf '{"side":"numpy","round":%d,"slot":2,"threads":1,"discarded":0,"%s_ns":%d}\n' $r $c $((2000 + r))
+		done > build/compare/rows/$c.jsonl
+	done
+	run -0 plotrounds -l -o build/compare/rounds.svg build/compare/rows/*.jsonl
+	xmllint --noout build/compare/rounds.svg
+	rsvg-convert -o rounds.png build/compare/rounds.svg
+	[ "$(grep -c 'font-weight="bold"' build/compare/rounds.svg)" -eq 2 ]
+	grep -q '>ns, log scale</text>' build/compare/rounds.svg
+	grep -q '>10k</text>' build/compare/rounds.svg
+	# Each panel spreads its own six runs over its width: the same six places.
+	a=$(sed -n '/>a_ns</,/>b_ns</p' build/compare/rounds.svg | grep -o '<circle cx="[0-9.]*"' | sort -u)
+	b=$(sed -n '/>b_ns</,$p' build/compare/rounds.svg | grep -o '<circle cx="[0-9.]*"' | sort -u)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	# No bound without a verdict, and none in the legend.
+	run -1 grep -q "budget's bound" build/compare/rounds.svg
+	# A value at or below 0 has no place on a log scale.
+	printf '{"side":"a","round":3,"x_ns":0}\n' > zero.jsonl
+	run -2 --separate-stderr plotrounds -l zero.jsonl
+	[ "$stderr" = "plotrounds: -l: x_ns of side a, round 3, is not above 0" ]
+}
