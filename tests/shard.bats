@@ -1,8 +1,7 @@
 #!/usr/bin/env bats
 # shard.sh: the share of a budget's metrics that shard i of n gates
 # (GATE_SHARD=i/n): every metric in exactly one shard, by a stable rule
-# (sorted names dealt round-robin), each shard's budget one that cmpbudget
-# judges.
+# (sorted names dealt round-robin).
 
 load common
 
@@ -10,52 +9,53 @@ setup() {
 	T=$BATS_TEST_TMPDIR
 	SH=$TOP/mk/shard.sh
 	{
-		echo '# ten metrics'
+		echo '# eleven metrics'
 		echo 'runs = 5'
 		echo
 		echo '[budget]'
 		for m in k j i h g f e d c b; do echo "${m}_ns = 0.1   # $m"; done
-		echo '"q_ns" = 0.2'
+		echo
+		echo '[higher] # throughputs'
+		echo 'q_ops = 0.2'
 	} > "$T/budget.toml"
 }
 
 @test "shard.sh: sorted names dealt round-robin, every metric in exactly one shard" {
 	# b c d e f g h i j k q: the first, fourth, seventh, ... to shard 1.
-	run -0 sh "$SH" cases 1/3 "$T/budget.toml"
+	run -0 sh "$SH" 1/3 "$T/budget.toml"
 	[ "$output" = "b_ns,e_ns,h_ns,k_ns" ]
-	run -0 sh "$SH" cases 2/3 "$T/budget.toml"
-	[ "$output" = "c_ns,f_ns,i_ns,q_ns" ]
-	run -0 sh "$SH" cases 3/3 "$T/budget.toml"
+	run -0 sh "$SH" 2/3 "$T/budget.toml"
+	[ "$output" = "c_ns,f_ns,i_ns,q_ops" ]
+	run -0 sh "$SH" 03/3 "$T/budget.toml"
 	[ "$output" = "d_ns,g_ns,j_ns" ]
-	want=$(printf '%s\n' b c d e f g h i j k q | sed 's/$/_ns/')
+	want=$(printf '%s\n' b c d e f g h i j k | sed 's/$/_ns/'; echo q_ops)
 	for n in 1 2 3 4 5 11; do
 		all=
 		for i in $(seq 1 "$n"); do
-			all="$all,$(sh "$SH" cases "$i/$n" "$T/budget.toml")"
+			all="$all,$(sh "$SH" "$i/$n" "$T/budget.toml")"
 		done
 		[ "$(printf '%s\n' "${all#,}" | tr , '\n' | sort)" = "$want" ]
 	done
 }
 
-@test "shard.sh: a shard's budget keeps every other line and only its metrics; cmpbudget judges it" {
-	run -0 sh "$SH" budget 3/3 "$T/budget.toml"
-	[ "$output" = "$(printf '%s\n' '# ten metrics' 'runs = 5' '' '[budget]' 'j_ns = 0.1   # j' 'g_ns = 0.1   # g' 'd_ns = 0.1   # d')" ]
-	printf '%s\n' "$output" > "$T/shard.toml"
+@test "shard.sh: the share is what cmpbudget -M judges, by the whole budget file" {
+	cmpbudget -h 2>&1 | grep -q -- '-M metrics' || skip "cmpbudget has no -M yet"
 	printf '%s\n' '{"side":"base","stat":"min","d_ns":1,"g_ns":1,"j_ns":1}' \
 	    '{"side":"head","stat":"min","d_ns":1,"g_ns":1,"j_ns":2}' > "$T/stats.jsonl"
-	run -1 --separate-stderr cmpbudget -b "$T/shard.toml" "$T/stats.jsonl"
-	[ "$(printf '%s\n' "$output" | tail -n 1)" = '{"verdict":"regressed","regressed":["j_ns"],"metrics":3}' ]
+	run -1 --separate-stderr cmpbudget -b "$T/budget.toml" -M "$(sh "$SH" 3/3 "$T/budget.toml")" "$T/stats.jsonl"
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -c '[.verdict, .regressed, .metrics, .budget_sha256]')" = \
+	    "[\"regressed\",[\"j_ns\"],3,\"$(sha256sum < "$T/budget.toml" | cut -c1-64)\"]" ]
 }
 
 @test "shard.sh: a shard that is not i/n, or would be empty, cannot be decided" {
 	for bad in 0/3 4/3 x/3 1/ /3 1/2/3 1 -1/3 ''; do
-		run -2 --separate-stderr sh "$SH" cases "$bad" "$T/budget.toml"
+		run -2 --separate-stderr sh "$SH" "$bad" "$T/budget.toml"
 		[[ "$stderr" == "shard.sh: GATE_SHARD=$bad: not i/n"* ]]
 	done
-	run -2 --separate-stderr sh "$SH" cases 12/12 "$T/budget.toml"
+	run -2 --separate-stderr sh "$SH" 12/12 "$T/budget.toml"
 	[ "$stderr" = "shard.sh: GATE_SHARD=12/12: shard 12 of 12 is empty: $T/budget.toml has 11 metrics" ]
-	run -2 --separate-stderr sh "$SH" cases 1/2 "$T/none.toml"
+	run -2 --separate-stderr sh "$SH" 1/2 "$T/none.toml"
 	[ "$stderr" = "shard.sh: $T/none.toml: cannot read the budget file" ]
-	run -2 --separate-stderr sh "$SH" split 1/2 "$T/budget.toml"
-	[ "$stderr" = "usage: shard.sh cases|budget i/n budget.toml" ]
+	run -2 --separate-stderr sh "$SH" 1/2
+	[ "$stderr" = "usage: shard.sh i/n budget.toml" ]
 }
