@@ -284,6 +284,8 @@ summary(int nreg)
 	}
 	if (sh != NULL && !nerrs)
 		printf(",\"base\":%s,\"head\":%s,\"budget_sha256\":\"%s\"", sh->base, sh->head, sh->budget);
+	fputs(",\"perfgate_version\":", stdout);
+	putstr(perfgate_version());
 	fputs("}\n", stdout);
 }
 

@@ -653,7 +653,8 @@ svg(FILE *fp)
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
 	    " font-family=\"sans-serif\" font-size=\"12\">\n"
 	    "<title>perfgate: every round of base and head</title>\n"
-	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", WIDTH, h, WIDTH, h);
+	    "<desc>drawn by plotrounds %s</desc>\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", WIDTH, h, WIDTH, h, perfgate_version());
 	legend(fp);
 	for (m = 0; m < nmetrics; m++)
 		panel(fp, m, LEGENDH + m * (double)(TITLEH + PLOTH + AXISH));

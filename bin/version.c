@@ -13,6 +13,12 @@
 #define PERFGATE_VERSION "unknown"
 #endif
 
+const char *
+perfgate_version(void)
+{
+	return PERFGATE_VERSION;
+}
+
 int
 asks_version(int argc, char *argv[])
 {
@@ -22,6 +28,6 @@ asks_version(int argc, char *argv[])
 int
 print_version(void)
 {
-	printf("%s %s\n", argv0, PERFGATE_VERSION);
+	printf("%s %s\n", argv0, perfgate_version());
 	return fshut(stdout, "stdout");
 }

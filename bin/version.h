@@ -10,6 +10,9 @@
  */
 int asks_version(int argc, char *argv[]);
 
+/* The version, for records that name what wrote them ("perfgate_version"). */
+const char *perfgate_version(void);
+
 /*
  * Print "argv0 version" on stdout. Returns the exit status: 0, or 2 when
  * stdout could not be written.

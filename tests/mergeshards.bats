@@ -30,6 +30,7 @@ last() {
 	shard 1 2 && shard 2 2
 	run -1 --separate-stderr mergeshards -m "$T/v.md" "$T/shard-1.jsonl" "$T/shard-2.jsonl"
 	[ "$(last | jq -c '[.verdict, .regressed, .metrics, .shards, .base.commit, .budget_sha256 == "'"$SUM"'"]')" = '["regressed",["b_ns","d_ns"],4,2,"c1",true]' ]
+	[ "$(last | jq -r .perfgate_version)" = "$(cat "$TOP/VERSION")" ]
 	[ "${lines[0]}" = "$(head -n 1 "$T/shard-1.jsonl")" ]
 	[ "${lines[2]}" = "$(head -n 1 "$T/shard-2.jsonl")" ]
 	[ "${#lines[@]}" -eq 5 ]
