@@ -169,6 +169,8 @@ title(FILE *fp, const struct plot_metric *m, double top)
 	fprintf(fp, "<text x=\"%d\" y=\"%.1f\" font-weight=\"bold\"%s>", LEFT, top + 20,
 	    bad ? " fill=\"" BOUNDCOLOUR "\"" : "");
 	xml(fp, m->name);
+	if (m->higher)
+		fputs(" (higher is better)", fp);
 	if (m->verdict) {
 		fputs(": ", fp);
 		xml(fp, m->verdict);

@@ -52,6 +52,7 @@ setup() {
 	printf '%s\n' '{"metric":"ops_s","base":100,"head":95,"budget":0.1,"better":"higher","verdict":"ok"}' > "$T/v"
 	run -0 plotrounds -v "$T/v" "$T/runs"
 	[[ "$output" == *'>bound -10 %</text>'* ]]
+	[[ "$output" == *'>ops_s (higher is better): ok'* ]]
 	# Names are escaped for XML.
 	printf '%s\n' '{"side":"a<b","round":1,"x&y_ns":1}' | plotrounds > "$T/e.svg"
 	xmllint --noout "$T/e.svg"
