@@ -115,6 +115,17 @@ cmd_merge() {
 	# Written beside, then renamed: make must never trust half a verdict.
 	mergeshards ${n:+-n "$n"} -m "$gatedir/verdict.md" "$@" > "$out.tmp" || status=$?
 	mv -f "$out.tmp" "$out"
+	# One picture of every shard's rounds, from the runs kept beside each
+	# verdict: each metric's panel holds its own shard's rounds.
+	n=$#
+	for v; do
+		d=$(dirname "$v")
+		if [ -f "$d/runs.jsonl" ]; then set -- "$@" "$d/runs.jsonl"; fi
+	done
+	shift "$n"
+	if [ $# -gt 0 ] && command -v plotrounds > /dev/null 2>&1; then
+		plotrounds -v "$out" -o "$gatedir/rounds.svg" "$@" || true
+	fi
 	summary "$status" "$out" "$marker"
 	rm -f "$marker"
 	exit "$status"
