@@ -218,7 +218,7 @@ consistent(long want)
 				break;
 			}
 	if (want > 0 && (size_t)want != nshards)
-		fail("%zu shards given, %ld expected", nshards, want);
+		fail("%zu shard%s given, %ld expected", nshards, nshards == 1 ? "" : "s", want);
 	for (i = 0; i < nshards; i++) {
 		if (shards[i].id == NULL)
 			continue;
