@@ -22,6 +22,8 @@ PERFGATE_VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget
+# make compare's own (mk/compare.mk)
+TOOLS += refjudge perfdoc
 TOOLS += plotrounds mergeshards
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
@@ -31,7 +33,7 @@ HDR = $(wildcard bin/*.h) bench/sha256.h
 MAN1 = $(TOOLS:%=man/%.1)
 MAN7 = man/perfgate.7
 
-.PHONY: all test check grade bench bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
+.PHONY: all test check grade bench bench-gate bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
 .PHONY: dist distcheck
 
 all: $(TOOLBIN)
@@ -68,6 +70,10 @@ bench:
 bench-tools: all
 	@for s in bench/*-peers.sh; do sh "$$s" || exit 2; done
 
+# One gate's time, perfgate's against a naive gate's, side by side.
+bench-gate:
+	@sh bench/bench-gate.sh
+
 # bench.h against Google Benchmark on the same kernel, side by side.
 bench-timer:
 	@sh bench/timer-vs-gbench.sh
@@ -76,6 +82,9 @@ bench-timer:
 PERFGATE_DIR = .
 PERFGATE_BIN = bin
 include mk/gate.mk
+
+# make compare: the kata against plain C and NumPy (see mk/compare.mk).
+include mk/compare.mk
 
 # The gate's proof: it catches the planted slowdowns and passes the kata
 # against itself.
@@ -96,14 +105,15 @@ warnings:
 test-san: deps
 	@sh tests/sanitize.sh
 
-test: deps all check lint-man warnings
+test: deps all check lint-man warnings compare-check
 	@sh tests/run.sh tests/*.bats
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh $(DESTDIR)$(DATADIR)/
+	cp -f mk/gate.mk mk/gate.sh mk/noise.sh $(DESTDIR)$(DATADIR)/
+	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
 	cp -f ci/perfgate-ci.sh mk/shard.sh $(DESTDIR)$(DATADIR)/
 	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/

@@ -3,7 +3,8 @@
  * Each round runs every side once, in an order taken from a Williams design,
  * and writes one record per run: the side's name, the round, the slot, the
  * load average (and with -p the CPU pressure), then the side's own metrics
- * byte for byte.
+ * byte for byte. A side that fails, or a load gate that stays closed, ends
+ * the run with one more record that says what happened.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,11 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
+#include "gauge.h"
 #include "jsonl.h"
 #include "proc.h"
+#include "stats.h"
 #include "util.h"
 
 /* How much of a failing side's stderr is shown again under the message. */
@@ -25,9 +30,29 @@
 /* How often a closed load gate is read again while waiting. */
 #define POLL_S 0.5
 
+/*
+ * How often a side's thread count is read with -T: often enough to see a
+ * thread that lives a few hundredths of a second, seldom enough that the
+ * reads (some microseconds each) cost the side under a thousandth.
+ */
+#define THREADS_S 0.01
+
 struct side {
 	char *name;
 	char *script;		/* "exec <command>", for /bin/sh -c */
+	struct buf extra;	/* -a: ,"key":"value"... written after "side" */
+	char **keys;		/* -a: the keys, raw, to check metrics against */
+	size_t nkeys;
+};
+
+/*
+ * Keys of alternate's own, which neither -a nor a metric may take: those of
+ * a run's record and those of a failure's record.
+ */
+static const char *const ownkeys[] = {
+	"side", "round", "slot", "load", "pressure", "threads",
+	"error", "status", "signal", "timed_out", "stderr", "deferred", "gate",
+	"maxload", "waited_s", "retries", "discarded"
 };
 
 static struct side *sides;
@@ -36,15 +61,17 @@ static size_t nsides;
 static FILE *out;
 static const char *outname = "<stdout>";
 
-static const char *loadpath;	/* NULL: getloadavg(3) */
-static const char *pressurepath;	/* -p: the gate reads CPU pressure here */
+static struct gauge gauges;	/* with pressurepath set, -p: the gate reads CPU pressure */
 static double maxload;		/* 0: no load gate */
 static double maxwait = 60;
 static double timeout = 300;
+static long maxthreads;		/* -T: 0, threads not watched */
+static int strings;		/* -s: string members pass through */
+static int notediscards;	/* -d: records say how often their round was discarded */
+static long discards;		/* how often the running round was discarded */
 
 /* A round's records, held until the round has passed the load gate. */
-static char *rbuf;
-static size_t rlen, rcap;
+static struct buf held;
 
 /* The progress display: only on a terminal. */
 static int tty;
@@ -93,165 +120,56 @@ progress(const char *fmt, ...)
 	shown = 1;
 }
 
-static void
-radd(const char *s, size_t n)
-{
-	if (rlen + n > rcap) {
-		rcap = (rlen + n) * 2 + 256;
-		rbuf = xrealloc(rbuf, rcap);
-	}
-	memcpy(rbuf + rlen, s, n);
-	rlen += n;
-}
-
-static void
-raddf(const char *fmt, ...)
-{
-	char tmp[128];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	radd(tmp, (size_t)n);
-}
-
 /* Write the held records and make sure they reached the file. */
 static void
 rflush(void)
 {
-	if (rlen > 0 && fwrite(rbuf, 1, rlen, out) != rlen)
+	if (held.n > 0 && fwrite(held.p, 1, held.n, out) != held.n)
 		die("write %s:", outname);
 	if (fflush(out) != 0 || ferror(out))
 		die("write %s:", outname);
-	rlen = 0;
+	held.n = 0;
 }
 
-/* The start of a small file such as /proc/loadavg, as a string; or exit 2. */
-static void
-readsmall(const char *path, char *buf, size_t size)
-{
-	FILE *fp;
-	size_t n;
-
-	if ((fp = fopen(path, "r")) == NULL) {
-		erase();
-		die("%s:", path);
-	}
-	n = fread(buf, 1, size - 1, fp);
-	if (ferror(fp)) {
-		erase();
-		die("%s:", path);
-	}
-	fclose(fp);
-	buf[n] = '\0';
-}
-
-/* A gauge's figure at s, ended by a blank or the end of the line; or exit 2. */
+/* The load average; or exit 2. */
 static double
-gaugenum(const char *s, const char *path, const char *what)
+readload(void)
 {
-	char *end;
+	const char *err;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || (*end != '\0' && *end != ' ' && *end != '\n') ||
-	    errno == ERANGE || !isfinite(v) || v < 0) {
+	if ((err = gauge_load(&gauges, &v)) != NULL) {
 		erase();
-		die("%s:1: expected %s", path, what);
+		die("%s", err);
 	}
 	return v;
 }
 
-/*
- * The 1-minute load average: the first field of loadpath (PERFGATE_LOADAVG,
- * else /proc/loadavg), or getloadavg(3) where there is no such file.
- */
-static double
-readload(void)
-{
-	char line[128];
-	double v;
-
-	if (loadpath == NULL) {
-		if (getloadavg(&v, 1) != 1) {
-			erase();
-			die("cannot read the load average");
-		}
-		return v;
-	}
-	readsmall(loadpath, line, sizeof line);
-	return gaugenum(line, loadpath, "a load average");
-}
-
-/*
- * The CPU pressure: "some avg10" of pressurepath (PERFGATE_PRESSURE, else
- * /proc/pressure/cpu), the percentage of the last ten seconds in which a
- * runnable task waited for a CPU. It answers within seconds where the load
- * average lags by tens.
- */
+/* The CPU pressure, with -p; or exit 2. */
 static double
 readpressure(void)
 {
-	char line[256], *p;
+	const char *err;
+	double v;
 
-	readsmall(pressurepath, line, sizeof line);
-	if (strncmp(line, "some ", 5) != 0 || (p = strstr(line, "avg10=")) == NULL) {
+	if ((err = gauge_pressure(&gauges, &v)) != NULL) {
 		erase();
-		die("%s:1: expected \"some avg10=\"", pressurepath);
+		die("%s", err);
 	}
-	return gaugenum(p + 6, pressurepath, "a CPU pressure after avg10=");
+	return v;
 }
 
 /* What the gate reads: the load average, or with -p the CPU pressure. */
 static double
 readgauge(void)
 {
-	return pressurepath != NULL ? readpressure() : readload();
+	return gauges.pressurepath != NULL ? readpressure() : readload();
 }
 
 static const char *
 gaugename(void)
 {
-	return pressurepath != NULL ? "CPU pressure" : "load average";
-}
-
-/*
- * Row `row` of a Williams design for k sides, into order[0..k). For even k
- * the rows of one balanced Latin square; for odd k that square and then its
- * mirror image, since an odd square alone cannot balance adjacency. Over
- * williams_rows(k) rows every side takes every slot equally often and every
- * ordered pair of sides is adjacent equally often.
- */
-static size_t
-williams_rows(size_t k)
-{
-	return k % 2 == 0 ? k : 2 * k;
-}
-
-static void
-williams(size_t k, size_t row, size_t *order)
-{
-	size_t j, first, mirror;
-
-	row %= williams_rows(k);
-	mirror = row >= k;
-	if (mirror)
-		row -= k;
-	for (j = 0; j < k; j++) {
-		/* The first row is 0, 1, k-1, 2, k-2, ...; row r adds r to it. */
-		size_t i = mirror ? k - 1 - j : j;
-
-		if (i == 0)
-			first = 0;
-		else if (i % 2 == 1)
-			first = (i + 1) / 2;
-		else
-			first = k - i / 2;
-		order[j] = (first + row) % k;
-	}
+	return gauges.pressurepath != NULL ? "CPU pressure" : "load average";
 }
 
 static int
@@ -260,11 +178,15 @@ iskey(const struct jfield *f, const char *key)
 	return f->keylen == strlen(key) && memcmp(f->key, key, f->keylen) == 0;
 }
 
-/* Stop the run for a failed side: the message, then its stderr's tail. */
+/*
+ * Stop the run for a failed side: the message, then its stderr's tail, on
+ * stderr; and the failure's record, in place of the round's held records,
+ * on the output. res is NULL when the side could not even be started.
+ */
 static _Noreturn void
 sidefail(const struct side *s, long round, const char *why, const struct proc_result *res)
 {
-	const char *p, *end, *nl;
+	const char *p = NULL, *end = NULL, *nl;
 
 	erase();
 	warnmsg("side %s, round %ld: %s", s->name, round, why);
@@ -275,15 +197,82 @@ sidefail(const struct side *s, long round, const char *why, const struct proc_re
 		if (res->errtaillen >= TAILSIZE && (nl = memchr(p, '\n', end - p)) != NULL)
 			p = nl + 1;
 		fprintf(stderr, "%s: side %s's stderr ended with:\n", argv0, s->name);
-		while (p < end) {
-			nl = memchr(p, '\n', end - p);
-			if (nl == NULL)
-				nl = end;
-			fprintf(stderr, "  %.*s\n", (int)(nl - p), p);
-			p = nl + 1;
+		for (nl = p; nl < end; ) {
+			const char *e = memchr(nl, '\n', end - nl);
+
+			if (e == NULL)
+				e = end;
+			fprintf(stderr, "  %.*s\n", (int)(e - nl), nl);
+			nl = e + 1;
 		}
 	}
+	held.n = 0;
+	buf_printf(&held, "{\"error\":\"side %s, round %ld: ", s->name, round);
+	buf_esc(&held, why, strlen(why));
+	buf_printf(&held, "\",\"side\":\"%s\"", s->name);
+	buf_add(&held, s->extra.p, s->extra.n);
+	buf_printf(&held, ",\"round\":%ld", round);
+	if (res != NULL && res->started) {
+		if (res->timed_out)
+			buf_add(&held, ",\"timed_out\":true", 17);
+		else if (WIFSIGNALED(res->status))
+			buf_printf(&held, ",\"signal\":%d", WTERMSIG(res->status));
+		else if (WIFEXITED(res->status) && WEXITSTATUS(res->status) != 0)
+			buf_printf(&held, ",\"status\":%d", WEXITSTATUS(res->status));
+	}
+	if (res != NULL && res->threads > 0)
+		buf_printf(&held, ",\"threads\":%d", res->threads);
+	if (res != NULL) {
+		buf_add(&held, ",\"stderr\":\"", 11);
+		if (p != NULL)
+			buf_esc(&held, p, (size_t)(end - p));
+		buf_add(&held, "\"", 1);
+	}
+	buf_add(&held, "}\n", 2);
+	rflush();
 	exit(2);
+}
+
+/*
+ * With -s: jmetrics(3)'s rule, but a member of the metrics line may also be
+ * a string (an input's digest, a version), passed through as it was written.
+ */
+static const char *
+jmembers(const char *buf, size_t len, struct jrecord *rec)
+{
+	static char msg[128];
+	const char *end = buf + len, *line, *err;
+	size_t i;
+
+	while (end > buf && strchr(" \t\r\n", end[-1]) != NULL)
+		end--;
+	if (end == buf)
+		return "no output on stdout";
+	for (line = end; line > buf && line[-1] != '\n'; line--)
+		;
+	if ((err = jparse(line, (size_t)(end - line), rec)) != NULL) {
+		snprintf(msg, sizeof msg, "last stdout line is not a JSON object: %.80s", err);
+		return msg;
+	}
+	for (i = 0; i < rec->n; i++)
+		if (rec->field[i].type != J_NUMBER && rec->field[i].type != J_STRING) {
+			snprintf(msg, sizeof msg, "value of \"%.*s\" is neither a number nor a string",
+			    (int)(rec->field[i].keylen > 64 ? 64 : rec->field[i].keylen), rec->field[i].key);
+			return msg;
+		}
+	return NULL;
+}
+
+/* Whether a member given to side s by -a is named key. */
+static int
+takenkey(const struct side *s, const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeys; i++)
+		if (len == strlen(s->keys[i]) && memcmp(key, s->keys[i], len) == 0)
+			return 1;
+	return 0;
 }
 
 /* Run one side once and add its record; returns the gauge read after it. */
@@ -293,7 +282,7 @@ runside(const struct side *s, long round, size_t slot)
 	char *argv[] = { "/bin/sh", "-c", s->script, NULL };
 	struct proc_opts opts = { 0 };
 	struct proc_result res = { 0 };
-	struct jrecord rec = { 0 };
+	struct jrecord m = { 0 };
 	char why[512], num[32];
 	const char *msg;
 	double load, gauge;
@@ -303,73 +292,156 @@ runside(const struct side *s, long round, size_t slot)
 	opts.timeout_s = timeout;
 	opts.capture_stdout = 1;
 	opts.stderr_tail = TAILSIZE;
-	if ((msg = proc_run(&opts, &res)) != NULL) {
-		erase();
-		die("side %s, round %ld: %s", s->name, round, msg);
-	}
+	if (maxthreads > 0)
+		opts.threads_s = THREADS_S;
+	if ((msg = proc_run(&opts, &res)) != NULL)
+		sidefail(s, round, msg, NULL);
 	if ((msg = proc_failure(&opts, &res, why, sizeof why)) != NULL)
 		sidefail(s, round, msg, &res);
-	if ((msg = jmetrics(res.out, res.outlen, &rec)) != NULL)
+	if (maxthreads > 0 && res.threads > maxthreads) {
+		snprintf(why, sizeof why, "ran with %d threads, more than the %ld asked for",
+		    res.threads, maxthreads);
+		sidefail(s, round, why, &res);
+	}
+	if ((msg = (strings ? jmembers : jmetrics)(res.out, res.outlen, &m)) != NULL)
 		sidefail(s, round, msg, &res);
-	for (i = 0; i < rec.n; i++) {
-		const struct jfield *f = &rec.field[i];
+	for (i = 0; i < m.n; i++) {
+		const struct jfield *f = &m.field[i];
 
 		if (iskey(f, "side") || iskey(f, "round") || iskey(f, "slot") || iskey(f, "load") ||
-		    (pressurepath != NULL && iskey(f, "pressure"))) {
+		    (gauges.pressurepath != NULL && iskey(f, "pressure")) ||
+		    (maxthreads > 0 && iskey(f, "threads")) ||
+		    (notediscards && maxload > 0 && iskey(f, "discarded"))) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
+			    (int)f->keylen, f->key);
+			sidefail(s, round, why, &res);
+		}
+		if (takenkey(s, f->key, f->keylen)) {
+			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a member given by -a",
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
 		}
 	}
 	load = gauge = readload();
 	fmt_double(num, load);
-	raddf("{\"side\":\"%s\",\"round\":%ld,\"slot\":%zu,\"load\":%s", s->name, round, slot, num);
-	if (pressurepath != NULL) {
+	buf_printf(&held, "{\"side\":\"%s\"", s->name);
+	buf_add(&held, s->extra.p, s->extra.n);
+	buf_printf(&held, ",\"round\":%ld,\"slot\":%zu,\"load\":%s", round, slot, num);
+	if (gauges.pressurepath != NULL) {
 		gauge = readpressure();
 		fmt_double(num, gauge);
-		raddf(",\"pressure\":%s", num);
+		buf_printf(&held, ",\"pressure\":%s", num);
 	}
-	for (i = 0; i < rec.n; i++) {
-		const struct jfield *f = &rec.field[i];
+	if (maxthreads > 0)
+		buf_printf(&held, ",\"threads\":%d", res.threads);
+	if (notediscards && maxload > 0)
+		buf_printf(&held, ",\"discarded\":%ld", discards);
+	for (i = 0; i < m.n; i++) {
+		const struct jfield *f = &m.field[i];
 
-		radd(",\"", 2);
-		radd(f->key, f->keylen);
-		radd("\":", 2);
-		radd(f->raw, f->rawlen);
+		buf_add(&held, ",\"", 2);
+		buf_add(&held, f->key, f->keylen);
+		buf_add(&held, "\":", 2);
+		if (f->type == J_STRING)
+			buf_add(&held, "\"", 1);
+		buf_add(&held, f->raw, f->rawlen);
+		if (f->type == J_STRING)
+			buf_add(&held, "\"", 1);
 	}
-	radd("}\n", 2);
-	jrecord_free(&rec);
+	buf_add(&held, "}\n", 2);
+	jrecord_free(&m);
 	proc_result_free(&res);
 	return gauge;
 }
 
+/*
+ * Stop the run for a load gate that stayed closed: the message on stderr,
+ * and a record saying the rest of the run was deferred. how is "wait" (the
+ * gate did not open before a round) or "retries" (rounds kept ending above
+ * it); n is the seconds waited or the retries used.
+ */
+static _Noreturn void
+deferred(long round, const char *how, double gauge, double n)
+{
+	char gbuf[32], mbuf[32], nbuf[32], msg[256];
+
+	fmt_double(gbuf, gauge);
+	fmt_double(mbuf, maxload);
+	fmt_double(nbuf, n);
+	if (strcmp(how, "wait") == 0)
+		snprintf(msg, sizeof msg, "round %ld: the load gate stayed closed: %s %s still at or above %s after %s s",
+		    round, gaugename(), gbuf, mbuf, nbuf);
+	else
+		snprintf(msg, sizeof msg, "round %ld: the load gate stayed closed: %s %s at or above %s after the round, and all %s retries are used",
+		    round, gaugename(), gbuf, mbuf, nbuf);
+	erase();
+	warnmsg("%s", msg);
+	held.n = 0;
+	buf_printf(&held, "{\"error\":\"%s\",\"deferred\":true,\"round\":%ld,\"gate\":\"%s\",\"%s\":%s,\"maxload\":%s,\"%s\":%s}\n",
+	    msg, round, how, gauges.pressurepath != NULL ? "pressure" : "load", gbuf, mbuf,
+	    strcmp(how, "wait") == 0 ? "waited_s" : "retries", nbuf);
+	rflush();
+	exit(2);
+}
+
 /* Wait, up to maxwait seconds, for the gauge to fall below the gate. */
 static void
-gatewait(long round, long rounds)
+gatewait(long round, long shown_round, long rounds)
 {
-	char lbuf[32], gbuf[32], wbuf[32];
+	char lbuf[32], gbuf[32];
 	double start, waited, load;
 	struct timespec ts;
 
 	start = now();
 	while ((load = readgauge()) >= maxload) {
 		waited = now() - start;
+		if (waited >= maxwait)
+			deferred(round, "wait", load, maxwait);
 		fmt_double(lbuf, load);
 		fmt_double(gbuf, maxload);
-		if (waited >= maxwait) {
-			fmt_double(wbuf, maxwait);
-			erase();
-			die("round %ld: the load gate stayed closed: %s %s still at or above %s after %s s",
-			    round, gaugename(), lbuf, gbuf, wbuf);
-		}
 		progress("round %ld/%ld, waiting for %s %s to fall below %s",
-		    round, rounds, gaugename(), lbuf, gbuf);
+		    shown_round, rounds, gaugename(), lbuf, gbuf);
 		waited = fmin(POLL_S, maxwait - waited);
 		ts.tv_sec = (time_t)waited;
 		ts.tv_nsec = (long)((waited - ts.tv_sec) * 1e9);
 		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 			;
 	}
+}
+
+/* Add the member of "-a name:key=value" to its side; or exit 2. */
+static void
+addmember(const char *arg)
+{
+	const char *colon = strchr(arg, ':'), *eq;
+	struct side *s = NULL;
+	size_t i, keylen;
+
+	if (colon == NULL || (eq = strchr(colon, '=')) == NULL)
+		die("-a %s: expected name:key=value", arg);
+	for (i = 0; i < nsides; i++)
+		if (strlen(sides[i].name) == (size_t)(colon - arg) &&
+		    memcmp(sides[i].name, arg, (size_t)(colon - arg)) == 0)
+			s = &sides[i];
+	if (s == NULL)
+		die("-a %s: no side named %.*s", arg, (int)(colon - arg), arg);
+	keylen = (size_t)(eq - colon - 1);
+	if (keylen == 0)
+		die("-a %s: empty key", arg);
+	for (i = 0; i < sizeof ownkeys / sizeof ownkeys[0]; i++)
+		if (keylen == strlen(ownkeys[i]) && memcmp(colon + 1, ownkeys[i], keylen) == 0)
+			die("-a %s: %s is a key of alternate's own", arg, ownkeys[i]);
+	if (takenkey(s, colon + 1, keylen))
+		die("-a %s: side %s has a member %.*s already", arg, s->name, (int)keylen, colon + 1);
+	s->keys = xrealloc(s->keys, (s->nkeys + 1) * sizeof *s->keys);
+	s->keys[s->nkeys] = xmalloc(keylen + 1);
+	memcpy(s->keys[s->nkeys], colon + 1, keylen);
+	s->keys[s->nkeys++][keylen] = '\0';
+	buf_add(&s->extra, ",\"", 2);
+	buf_esc(&s->extra, colon + 1, keylen);
+	buf_add(&s->extra, "\":\"", 3);
+	buf_esc(&s->extra, eq + 1, strlen(eq + 1));
+	buf_add(&s->extra, "\"", 1);
 }
 
 static void
@@ -398,6 +470,7 @@ addside(const char *arg)
 	for (i = 0; i < nsides; i++)
 		if (strcmp(sides[i].name, name) == 0)
 			die("duplicate side name %s", name);
+	memset(&sides[nsides], 0, sizeof sides[nsides]);
 	sides[nsides].name = name;
 	sides[nsides].script = xmalloc(strlen(eq + 1) + sizeof "exec ");
 	strcpy(sides[nsides].script, "exec ");
@@ -408,8 +481,9 @@ addside(const char *arg)
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-c cpu] [-l maxload] [-L wait] [-o file] [-p] [-r rounds]"
-	    " [-R retries] [-t timeout] name=command ...\n", argv0);
+	fprintf(stderr, "usage: %s [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
+	    " [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads]"
+	    " name=command ...\n", argv0);
 	exit(2);
 }
 
@@ -420,21 +494,29 @@ main(int argc, char *argv[])
 		"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 		"VECLIB_MAXIMUM_THREADS"
 	};
-	long cpu = -1, rounds = 3, retries = 10, used = 0, round;
-	const char *outpath = NULL, *err, *env;
+	long cpu = -1, rounds = 3, retries = 10, used = 0, first = 1, round;
+	const char *outpath = NULL, *err;
 	char lbuf[32], gbuf[32];
+	char **members;
 	double load = 0;
-	size_t *order, i, slot;
+	size_t *order, i, slot, nmembers = 0;
 	int c, pressure = 0;
 
 	setargv0(argv[0]);
+	members = xmalloc((size_t)argc * sizeof *members);
 	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */
-	while ((c = getopt(argc, argv, "+:c:l:L:o:pr:R:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:a:c:dl:L:n:o:pr:R:st:T:")) != -1) {
 		switch (c) {
+		case 'a':
+			members[nmembers++] = optarg;
+			break;
 		case 'c':
 			if ((err = parse_long(optarg, 0, CPU_SETSIZE - 1, &cpu)) != NULL)
 				die("-c %s: %s", optarg, err);
+			break;
+		case 'd':
+			notediscards = 1;
 			break;
 		case 'l':
 			if ((err = parse_double(optarg, 0, 1e9, &maxload)) != NULL)
@@ -445,6 +527,10 @@ main(int argc, char *argv[])
 		case 'L':
 			if ((err = parse_double(optarg, 0, 1e9, &maxwait)) != NULL)
 				die("-L %s: %s", optarg, err);
+			break;
+		case 'n':
+			if ((err = parse_long(optarg, 1, 1000000000, &first)) != NULL)
+				die("-n %s: %s", optarg, err);
 			break;
 		case 'o':
 			outpath = optarg;
@@ -460,9 +546,16 @@ main(int argc, char *argv[])
 			if ((err = parse_long(optarg, 0, 1000000000, &retries)) != NULL)
 				die("-R %s: %s", optarg, err);
 			break;
+		case 's':
+			strings = 1;
+			break;
 		case 't':
 			if ((err = parse_double(optarg, 0, 1e9, &timeout)) != NULL)
 				die("-t %s: %s", optarg, err);
+			break;
+		case 'T':
+			if ((err = parse_long(optarg, 1, 1000000, &maxthreads)) != NULL)
+				die("-T %s: %s", optarg, err);
 			break;
 		default:
 			optionerror(c);
@@ -476,21 +569,14 @@ main(int argc, char *argv[])
 	sides = xmalloc((size_t)argc * sizeof *sides);
 	for (i = 0; i < (size_t)argc; i++)
 		addside(argv[i]);
+	for (i = 0; i < nmembers; i++)
+		addmember(members[i]);
+	free(members);
 	order = xmalloc(nsides * sizeof *order);
 
-	if (pressure) {
-		if ((env = getenv("PERFGATE_PRESSURE")) != NULL && *env != '\0')
-			pressurepath = env;
-		else
-			pressurepath = "/proc/pressure/cpu";
-		/* Read once now: a kernel without PSI is a usage error, not a failed round. */
-		readpressure();
-	}
-	/* The file's two decimals, not getloadavg's binary fixed point. */
-	if ((env = getenv("PERFGATE_LOADAVG")) != NULL && *env != '\0')
-		loadpath = env;
-	else if (access("/proc/loadavg", R_OK) == 0)
-		loadpath = "/proc/loadavg";
+	/* Read once now: a kernel without PSI is a usage error, not a failed round. */
+	if ((err = gauge_open(&gauges, pressure)) != NULL)
+		die("%s", err);
 	/* Sides run on one core: a library that spawns threads would not. */
 	for (i = 0; i < sizeof threadvars / sizeof threadvars[0]; i++)
 		if (setenv(threadvars[i], "1", 1) != 0)
@@ -516,13 +602,17 @@ main(int argc, char *argv[])
 	t0 = now();
 	runstotal = rounds * (long)nsides;
 
-	for (round = 1; round <= rounds; round++) {
-		for (;;) {
+	/*
+	 * Rounds are numbered from first, and the design's rows with them, so
+	 * that a block run later continues both where an earlier one ended.
+	 */
+	for (round = first; round < first + rounds; round++) {
+		for (discards = 0;; discards++) {
 			if (maxload > 0)
-				gatewait(round, rounds);
+				gatewait(round, round - first + 1, rounds);
 			williams(nsides, (size_t)(round - 1), order);
 			for (slot = 0; slot < nsides; slot++) {
-				progress("round %ld/%ld, side %s (%zu/%zu)", round, rounds,
+				progress("round %ld/%ld, side %s (%zu/%zu)", round - first + 1, rounds,
 				    sides[order[slot]].name, slot + 1, nsides);
 				load = runside(&sides[order[slot]], round, slot);
 				runsdone++;
@@ -533,16 +623,13 @@ main(int argc, char *argv[])
 			if (maxload <= 0 || load < maxload)
 				break;
 			/* The round ran on a loaded machine: drop it and run it again. */
-			fmt_double(lbuf, load);
-			fmt_double(gbuf, maxload);
-			rlen = 0;
-			if (used == retries) {
-				erase();
-				die("round %ld: the load gate stayed closed: %s %s at or above %s after the round, and all %ld retries are used",
-				    round, gaugename(), lbuf, gbuf, retries);
-			}
+			held.n = 0;
+			if (used == retries)
+				deferred(round, "retries", load, (double)retries);
 			used++;
 			runstotal += (long)nsides;
+			fmt_double(lbuf, load);
+			fmt_double(gbuf, maxload);
 			erase();
 			warnmsg("round %ld discarded: %s %s at or above %s after it (retry %ld of %ld)",
 			    round, gaugename(), lbuf, gbuf, used, retries);
@@ -553,9 +640,13 @@ main(int argc, char *argv[])
 	for (i = 0; i < nsides; i++) {
 		free(sides[i].name);
 		free(sides[i].script);
+		free(sides[i].extra.p);
+		while (sides[i].nkeys > 0)
+			free(sides[i].keys[--sides[i].nkeys]);
+		free(sides[i].keys);
 	}
 	free(sides);
 	free(order);
-	free(rbuf);
+	free(held.p);
 	return fshut(out, outname);
 }

@@ -8,12 +8,19 @@
 # existing directory is a git work tree taken as it is (uncommitted changes
 # included); anything else is a git revision, exported at its exact commit
 # to $(GATEDIR)/<side>/tree through an index of its own (no worktree is
-# registered, so none can leak). Each side is built, then alternate runs both sides in
-# interleaved rounds, minjson reduces the rounds, and cmpbudget judges them
-# against the budget. Every step writes $@.tmp and renames it, so make's
-# dependency graph is the cache: a new budget re-judges the same runs; a new
-# side identity (content or commit and uncommitted changes, compiler, flags,
-# commands) or RUNS re-measures.
+# registered, so none can leak). Each side is built (every time: builds are
+# incremental), then alternate runs both sides in interleaved rounds, and
+# cmpbudget judges them against the budget, confirming a regression with
+# more rounds first.
+#
+# What is cached is keyed by content, never by a file's timestamp: each
+# side's key ($(GATEDIR)/<side>.key) is its identity and what actually runs
+# (the digests of the built benchmark and the files its command names, the
+# libraries it loads, the command, BENCH_* variables); the measurement is
+# reused while both keys and the rounds' settings are the same. The verdict
+# is keyed by the budget's path and content and the rule's settings
+# ($(GATEDIR)/judge.id). Each key file is rewritten only when it changes,
+# so that make's comparison of timestamps compares contents.
 #
 # A project gates itself by setting GATE_BUILD and GATE_BENCH (both run with
 # GATE_SIDE set to the side's tree) and GATE_BUDGET before including this
@@ -36,6 +43,7 @@ ifeq ($(origin GATE_BUILD),undefined)
 BASE ?= kata/kernels.c
 HEAD ?= kata/kernels.c
 GATE_KATA_H = $(GATE_SHARE)/kata/kernels.h
+GATE_DEFAULT_BUILD = 1
 else
 BASE ?= HEAD
 HEAD ?= .
@@ -49,9 +57,10 @@ PERFGATE_DIR ?= $(patsubst %/,%,$(dir $(GATE_MK_DIR)))
 PERFGATE_BIN ?= $(PERFGATE_DIR)/bin
 GATE_SHARE ?= $(PERFGATE_DIR)
 GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(GATE_KATA_H)
-# From another project's Makefile, build the tools in the checkout they live in.
-$(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c
-	$(MAKE) -C $(PERFGATE_DIR) bin/$*
+# From another project's Makefile, build the tools in the checkout they live
+# in; a tool depends on every source of bin/, as it does there.
+$(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c $(wildcard $(PERFGATE_DIR)/bin/*.[ch]) $(PERFGATE_DIR)/bench/sha256.h
+	+$(MAKE) -C $(PERFGATE_DIR) bin/$*
 else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
@@ -66,8 +75,8 @@ BASE_CC ?= $(CC)
 HEAD_CC ?= $(CC)
 BASE_CFLAGS ?= $(CFLAGS)
 HEAD_CFLAGS ?= $(CFLAGS)
-# RUNS defaults to the budget file's top-level `runs`, else 3.
-RUNS ?= $(or $(shell sed -n '/^\[/q; s/^[ 	]*runs[ 	]*=[ 	]*\([0-9][0-9]*\).*/\1/p' $(BUDGET) 2>/dev/null),3)
+# Rounds; empty: the budget file's `runs`, as cmpbudget -n reads it.
+RUNS ?=
 # Seconds: one build, one run of a side.
 GATE_BUILD_TIMEOUT ?= 300
 GATE_TIMEOUT ?= 120
@@ -76,8 +85,19 @@ GATE_TIMEOUT ?= 120
 GATE_ALTERNATE_FLAGS ?=
 # How many more blocks of RUNS rounds a regression may be measured with
 # before it is reported: one always, more while it lies within the noise of
-# its own measurement (gate.sh, doubtful).
+# its own measurement (gate.sh, judge).
 GATE_CONFIRM ?= 2
+# How far a side's minimum over rounds may lie from its true figure (the
+# drift make noise measures): a block of RUNS rounds ends as soon as more
+# rounds could not change the verdict within that margin; `off` measures
+# every round.
+GATE_NOISE ?= 0.1
+# A metric the benchmark prints that the budget does not name: `ok` names
+# it on stderr and in the summary's "unbudgeted"; `error` cannot be decided
+# (cmpbudget -u), for projects that want every metric budgeted.
+GATE_UNBUDGETED ?= ok
+# Where gate.sh report writes the gate's exit status, for perfgate.
+GATE_STATUS ?=
 
 # How a side is built and benchmarked. Both run with GATE_SIDE set to the
 # side's tree (or, for a source file, the side's directory holding a copy
@@ -89,7 +109,20 @@ GATE_CONFIRM ?= 2
 GATE_BENCH_SRC ?= $(GATE_SHARE)/bench/bench.c
 GATE_INCLUDES ?= $(addprefix -I,$(sort $(abspath $(dir $(GATE_HEADERS)))))
 GATE_LDLIBS ?= -lm
-GATE_BUILD ?= $(GATE_CC) $(GATE_CFLAGS) $(GATE_INCLUDES) -o $(GATE_SIDE)/bench $(abspath $(GATE_BENCH_SRC)) $(GATE_SIDE)/$(GATE_FILE) $(GATE_LDLIBS)
+GATE_BUILD ?= $(GATE_SH) object $(GATE_SIDE)/$(basename $(GATE_FILE)).o $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
+    $(call gate_q,$(GATE_INCLUDES)) $(GATE_SIDE)/$(GATE_FILE) && \
+    $(GATE_CC) $(GATE_CFLAGS) -o $(GATE_SIDE)/bench $(GATE_DRIVER) $(GATE_SIDE)/$(basename $(GATE_FILE)).o $(GATE_LDLIBS)
+
+# The default build compiles GATE_BENCH_SRC, the driver, into an object of
+# its own, again only when its content or the content of a header it
+# includes changes (gate.sh driver), and only once for both sides when they
+# share compiler and flags; each side compiles its file the same way
+# (gate.sh object) and links the two.
+# Objects kept by their key for every gate, as ccache keeps them.
+GATE_OBJECTS ?= build/gate-objects
+export GATE_OBJECTS
+gate_driver = $(GATEDIR)/driver/$(if $(filter same,$(GATE_DRIVER_SHARED)),both,$(1)).o
+GATE_DRIVER_SHARED = $(if $(subst x$(BASE_CC)|$(BASE_CFLAGS),,x$(HEAD_CC)|$(HEAD_CFLAGS)),apart,same)
 GATE_BENCH ?= $(GATE_SIDE)/bench
 
 GATE_SH = sh $(GATE_MK_DIR)/gate.sh
@@ -101,26 +134,29 @@ gate_kind = $(if $(wildcard $(1)/.),tree,$(if $(wildcard $(1)),file,rev))
 gate_prefix = $(shell git rev-parse --show-prefix 2>/dev/null)
 gate_q = '$(subst ','\'',$(1))'
 
-# gate_side_rules(side, VALUE, CC, CFLAGS): the identity and the build of one side.
+# gate_side_rules(side, VALUE, CC, CFLAGS): the identity, build and key of
+# one side. The build runs on every gate (it is a make recipe: `+`, so that
+# a GATE_BUILD of $(MAKE) shares make's job slots); the key file changes
+# only when what would run changes.
 define gate_side_rules
 $(1)_KIND := $$(call gate_kind,$(2))
 $(1)_SIDE := $$(abspath $$(if $$(filter tree,$$($(1)_KIND)),$(2),$$(GATEDIR)/$(1)$$(if $$(filter rev,$$($(1)_KIND)),/tree/$$(gate_prefix))))
 
-# The side's tree, file, compiler and flags, for its identity and its build.
-$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_SIDE = $$($(1)_SIDE)
-$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_FILE = $$(notdir $(2))
-$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_CC = $(3)
-$$(GATEDIR)/$(1).id $$(GATEDIR)/$(1)/built: GATE_CFLAGS = $(4)
-$$(GATEDIR)/$(1).id: FORCE | $$(BUDGET)
-	@mkdir -p $$(GATEDIR)
-	@$$(GATE_SH) id $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(call gate_q,$$(GATE_CC)) \
-	    $$(call gate_q,$$(GATE_CFLAGS)) $$(call gate_q,$$(GATE_BUILD)) $$(call gate_q,$$(GATE_BENCH)) \
-	    $$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC)) $$(GATE_HEADERS)
-
-$$(GATEDIR)/$(1)/built: $$(GATEDIR)/$(1).id
-	@GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
-	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) build $$(GATEDIR) $(1) $$($(1)_KIND) $$(call gate_q,$(2)) $$(GATE_SIDE) \
-	    $$(GATE_BUILD_TIMEOUT) $$(call gate_q,$$(GATE_BUILD)) $$(call gate_q,$$(GATE_BENCH))
+$$(GATEDIR)/$(1).key: GATE_SIDE = $$($(1)_SIDE)
+$$(GATEDIR)/$(1).key: GATE_FILE = $$(notdir $(2))
+$$(GATEDIR)/$(1).key: GATE_CC = $(3)
+$$(GATEDIR)/$(1).key: GATE_CFLAGS = $(4)
+ifdef GATE_DEFAULT_BUILD
+$$(GATEDIR)/$(1).key: GATE_DRIVER = $$(call gate_driver,$(1))
+$$(GATEDIR)/$(1).key: $$(call gate_driver,$(1))
+$$(call gate_driver,$(1)): GATE_CC = $(3)
+$$(call gate_driver,$(1)): GATE_CFLAGS = $(4)
+endif
+$$(GATEDIR)/$(1).key: FORCE | $$(GATEDIR)/runs.id
+	+@GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
+	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) side $$(GATEDIR) $(1) $$($(1)_KIND) \
+	    $$(call gate_q,$(2)) $$(GATE_SIDE) $$(GATE_BUILD_TIMEOUT) $$(call gate_q,$$(GATE_BUILD)) \
+	    $$(call gate_q,$$(GATE_BENCH)) $$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC)) $$(GATE_HEADERS)
 endef
 
 $(eval $(call gate_side_rules,base,$(BASE),$(BASE_CC),$(BASE_CFLAGS)))
@@ -138,36 +174,45 @@ MAKEFLAGS += -j$(GATE_JOBS)
 endif
 endif
 
-# What the runs depend on besides the two builds.
-$(GATEDIR)/runs.id: FORCE
-	@mkdir -p $(GATEDIR)
-	@printf 'runs %s\ntimeout %s\nalternate %s\nconfirm %s\nenv %s\n' $(call gate_q,$(RUNS)) \
-	    $(call gate_q,$(GATE_TIMEOUT)) $(call gate_q,$(GATE_ALTERNATE_FLAGS)) $(call gate_q,$(GATE_CONFIRM)) \
-	    "$$(env | grep '^BENCH_' | sort | tr '\n' ' ')" > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+$(GATEDIR)/driver/%.o: FORCE | $(GATEDIR)/runs.id
+	@$(GATE_SH) driver $(GATEDIR) $@ $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
+	    $(call gate_q,$(GATE_INCLUDES)) $(abspath $(GATE_BENCH_SRC))
 
-$(GATEDIR)/runs.jsonl: $(GATEDIR)/base/built $(GATEDIR)/head/built $(GATEDIR)/runs.id | $(GATE_TOOLS)
-	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(RUNS)) $(GATE_TIMEOUT) $(call gate_q,$(GATE_ALTERNATE_FLAGS)) \
-	    $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM))
+# The rounds' settings, and the budget read (cmpbudget -n, its one reader)
+# before anything is built: a bad budget is an answer at once.
+$(GATEDIR)/runs.id: FORCE | $(GATE_TOOLS) $(BUDGET)
+	@$(GATE_SH) settings $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(BUDGET)) $(call gate_q,$(RUNS)) \
+	    $(call gate_q,$(GATE_TIMEOUT)) $(call gate_q,$(GATE_ALTERNATE_FLAGS))
 
-$(GATEDIR)/stats.jsonl: $(GATEDIR)/runs.jsonl
-	@$(PERFGATE_BIN)/minjson -x round,slot,load,pressure -s min,q1,median,q3 $< > $@.tmp || \
-	    $(GATE_SH) fail $(GATEDIR) both statistics "minjson failed on $<"
-	@mv -f $@.tmp $@
+# What the verdict depends on besides the rounds: the budget's path and
+# content and the rule's settings.
+$(GATEDIR)/judge.id: FORCE | $(GATEDIR)/runs.id
+	@$(GATE_SH) rule $(GATEDIR) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE)) \
+	    $(call gate_q,$(GATE_UNBUDGETED))
 
-$(GATEDIR)/verdict.jsonl: $(GATEDIR)/stats.jsonl $(BUDGET) | $(GATE_TOOLS)
-	@$(GATE_SH) judge $(GATEDIR) $(PERFGATE_BIN) $(BUDGET)
+$(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id
+	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN)
+
+$(GATEDIR)/verdict.jsonl: $(GATEDIR)/runs.jsonl $(GATEDIR)/judge.id
+	@$(GATE_SH) judge $(GATEDIR) $(PERFGATE_BIN)
 
 # A budget file that does not exist is an answer too, not make's own error,
 # and is given before anything is built.
 $(BUDGET):
 	@$(GATE_SH) fail $(GATEDIR) both budget $(call gate_q,no budget file $(BUDGET))
 
-.PHONY: gate gate-clean FORCE
+.PHONY: gate gate-clean noise FORCE
 FORCE:
 
 gate: $(GATEDIR)/verdict.jsonl
-	@$(GATE_SH) report $(GATEDIR)
+	@$(GATE_SH) report $(GATEDIR) $(call gate_q,$(GATE_STATUS))
+
+# An A/A study: NOISE_GATES gates of HEAD against itself, to choose a
+# budget from this machine's noise rather than guess it.
+NOISE_GATES ?= 20
+NOISE_MARGIN ?= 1.5
+noise: $(GATEDIR)/head.key $(GATEDIR)/runs.id $(GATEDIR)/judge.id | $(GATE_TOOLS)
+	@sh $(GATE_MK_DIR)/noise.sh $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(NOISE_GATES)) $(call gate_q,$(NOISE_MARGIN))
 
 gate-clean:
 	rm -rf $(GATEDIR)

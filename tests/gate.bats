@@ -26,9 +26,13 @@ last() {
 	printf '%s\n' "$output" | tail -n 1
 }
 
-# The summary record's member $1.
+# The summary record's member $1 (-c: compact, as JSON).
 summary() {
-	last | jq -r ".$1"
+	if [ "$1" = -c ]; then
+		last | jq -c ".$2"
+	else
+		last | jq -r ".$1"
+	fi
 }
 
 # A benchmark that prints the line its side's file defines, byte for byte,
@@ -60,7 +64,7 @@ fixed_gate() {
 # The kata with one sed edit, as $T/$1.c.
 kata_edit() {
 	sed "$2" kata/kernels.c > "$T/$1.c"
-	! cmp -s kata/kernels.c "$T/$1.c"
+	run -1 cmp -s kata/kernels.c "$T/$1.c"
 }
 
 # "inode mtime" of a file, the mtime to the nanosecond.
@@ -78,6 +82,21 @@ stamp() {
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
 }
 
+@test "gate: the summary names each side's compiler, flags, build digest and executable digest" {
+	fixed_gate '{"x_ns":8.0}' HEAD_CFLAGS='-std=c11 -O0'
+	[ "$status" -eq 0 ]
+	[ "$(summary base.cflags)" = "-std=c11 -O2" ]
+	[ "$(summary head.cflags)" = "-std=c11 -O0" ]
+	[ "$(summary base.cc)" = "$(cc --version | head -n 1)" ]
+	# The build command holds the flags.
+	[ "$(summary base.build_sha256)" != "$(summary head.build_sha256)" ]
+	[ "$(summary head.bench_sha256)" = "$(sha256sum < "$G/head/bench" | cut -c1-64)" ]
+	[ "$(summary base.source)" = "sha256:$(sha256sum < "$T/base.c" | cut -c1-64)" ]
+	[ "$(summary budget_sha256)" = "$(sha256sum < "$T/b.toml" | cut -c1-64)" ]
+	# And so does every round.
+	[ "$(jq -r 'select(.side == "head") | .cflags' "$G/runs.jsonl" | sort -u)" = "-std=c11 -O0" ]
+}
+
 @test "gate: worked example 8.0 -> 10.01 at 0.25 regressed (exit 1), the metric named" {
 	fixed_gate '{"x_ns":10.01}'
 	[ "$status" -eq 1 ]
@@ -87,28 +106,33 @@ stamp() {
 	# A regression is measured once more before it is reported; one clear
 	# of the noise no more than that.
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 8 ]
-	[[ "$stderr" == *"gate: a regression, measured again to confirm it: 2 more rounds"* ]]
+	[[ "$stderr" == *"gate: a regression, measured again to confirm it: up to 2 more rounds"* ]]
 	[[ "$stderr" != *"own noise"* ]]
 }
 
-@test "gate: a changed BUDGET alone re-judges the same runs; a changed HEAD re-measures" {
+@test "gate: a changed BUDGET re-judges the same rounds, confirming a regression first; a changed HEAD re-measures" {
 	fixed_gate '{"x_ns":9.6}'
 	[ "$status" -eq 0 ]
-	before=$(stamp "$G/runs.jsonl")
-	# The same runs, judged by a tighter budget: 9.6 > 8.0 x 1.1.
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+	# The same rounds, judged by a tighter budget: 9.6 > 8.0 x 1.1. The
+	# regression rests on a confirming block, measured now, rounds 3 and 4.
 	printf 'runs = 2\n\n[budget]\nx_ns = 0.1\n' > "$T/b.toml"
 	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
 	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
 	[ "$status" -eq 1 ]
 	[ "$(summary verdict)" = regressed ]
-	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
 	[[ "$stderr" != *"gate: measuring"* ]]
-	# A new timestamp is not new content: still the same runs.
+	[[ "$stderr" == *"gate: a regression, measured again to confirm it: up to 2 more rounds"* ]]
+	[ "$(jq -r .round "$G/runs.jsonl" | sort -n | uniq -c | awk '{ print $1 "x" $2 }' | tr '\n' ' ')" = "2x1 2x2 2x3 2x4 " ]
+	before=$(stamp "$G/runs.jsonl")
+	# A new timestamp is not new content: the same rounds, the same verdict.
 	touch -d '+1 minute' "$T/head.c"
 	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
 	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
 	[ "$status" -eq 1 ]
 	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
+	[[ "$stderr" == *"gate: reused the measurements in $G/runs.jsonl: "* ]]
+	[[ "$stderr" == *"gate: reused the verdict: "* ]]
 	# New content is measured again.
 	echo '/* changed */' >> "$T/head.c"
 	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
@@ -116,6 +140,171 @@ stamp() {
 	[ "$status" -eq 1 ]
 	[ "$(stamp "$G/runs.jsonl")" != "$before" ]
 	[[ "$stderr" == *"gate: measuring base and head, 2 rounds"* ]]
+	[[ "$stderr" != *"gate: reused"* ]]
+}
+
+@test "gate: a block ends as soon as no more rounds could change the verdict beyond GATE_NOISE" {
+	# 8.0 against 8.0: within 8.0 x 1.25 / 1.1 at once; the first block
+	# takes two rounds at least.
+	fixed_gate '{"x_ns":8.0}' RUNS=3
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+	[[ "$stderr" == *"gate: settled after 2 of 3 rounds: "* ]]
+	# 8.0 against 16.0: over 8.0 x 1.25 x 1.1, settled on two rounds, and
+	# confirmed by a block that settles on its first.
+	rm -rf "$G"
+	fixed_gate '{"x_ns":16.0}' RUNS=3
+	[ "$status" -eq 1 ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 6 ]
+	[ "$(cat "$G/runs.blocks" | tr '\n' ' ')" = "1 3 " ]
+	# 8.0 against 10.5: regressed, but not beyond the margin: whole blocks.
+	rm -rf "$G"
+	fixed_gate '{"x_ns":10.5}' RUNS=3
+	[ "$status" -eq 1 ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 12 ]
+	[[ "$stderr" != *"settled"* ]]
+	# A new margin is a new rule: judged again, the rounds measured on.
+	rm -rf "$G"
+	fixed_gate '{"x_ns":8.0}' RUNS=3
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
+	fixed_gate '{"x_ns":8.0}' RUNS=3 GATE_NOISE=off
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 6 ]
+	[[ "$stderr" != *"settled"* ]]
+	[[ "$stderr" != *"gate: measuring"* ]]
+}
+
+@test "gate: a budget file older than the verdict is judged by: loose then tight, both made before the first gate" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":9.6}'
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.1\n' > "$T/tight.toml"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.5\n' > "$T/loose.toml"
+	touch -d '-1 hour' "$T/tight.toml" "$T/loose.toml"
+	run -0 --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/loose.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = ok ]
+	run -1 --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/tight.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = regressed ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .budget')" = 0.1 ]
+	# The same content under another name is another budget's path: judged again.
+	cp -p "$T/loose.toml" "$T/loose2.toml"
+	run -0 --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/loose2.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[[ "$stderr" != *"reused the verdict"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .budget')" = 0.5 ]
+}
+
+@test "gate: a bad budget cannot be decided before anything is built or measured, file and line named" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	printf 'runs = 3.5\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	run -2 --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = error ]
+	[ "$(summary step)" = budget ]
+	[[ "$(summary error)" == "both: budget: $T/b.toml:1: "* ]]
+	[ ! -e "$G/base.key" ]
+	[ ! -e "$G/runs.jsonl" ]
+}
+
+@test "gate: a side that exits 3 after writing boom cannot be decided: side, round, status and stderr named" {
+	fixed_bench
+	cat > "$T/fail.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+extern const char line[];
+int main(void) {
+	if (strcmp(line, "fail") == 0) {
+		fputs("boom\n", stderr);
+		return 3;
+	}
+	puts(line);
+	return 0;
+}
+C
+	side base '{"x_ns":8.0}'
+	side head 'fail'
+	run -2 --separate-stderr perfgate GATE_BENCH_SRC="$T/fail.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = error ]
+	[ "$(summary side)" = head ]
+	[ "$(summary step)" = run ]
+	[ "$(summary file)" = "$T/head.c" ]
+	[ "$(summary run.side)" = head ]
+	[ "$(summary run.round)" = 1 ]
+	[ "$(summary run.status)" = 3 ]
+	[ "$(summary run.stderr)" = boom ]
+	[[ "$(summary error)" == "head: run: $T/head.c (sha256:"*"): side head, round 1: "*"status 3"* ]]
+	# What was measured is kept, apart from what make trusts.
+	[ -s "$G/runs.partial.jsonl" ]
+	[ ! -e "$G/runs.jsonl" ]
+}
+
+# The cache answers only for what would run now: each test changes what
+# a side's benchmark prints by a file that is no part of either side's
+# identity, and the next gate must measure again and give the new answer.
+
+@test "gate: a header outside the tree, not in GATE_HEADERS, changes what runs: measured again" {
+	mkdir "$T/inc"
+	printf '#include <stdio.h>\n#include "val.h"\nint main(void) { puts(VAL); return 0; }\n' > "$T/hdr.c"
+	printf '#define VAL "{\\"x_ns\\":8.0}"\n' > "$T/inc/val.h"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	echo 'int side_unused;' > "$T/base.c"
+	echo 'int side_unused;' > "$T/head.c"
+	set -- perfgate GATE_BENCH_SRC="$T/hdr.c" GATE_INCLUDES="-I$T/inc" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	run -0 --separate-stderr "$@"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .head')" = 8 ]
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+	printf '#define VAL "{\\"x_ns\\":9.0}"\n' > "$T/inc/val.h"
+	touch -d '-1 hour' "$T/inc/val.h"
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .head')" = 9 ]
+}
+
+@test "gate: a shared library the benchmark links, changed under both sides: measured again" {
+	mkdir "$T/lib"
+	printf 'const char *val(void);\n#include <stdio.h>\nint main(void) { puts(val()); return 0; }\n' > "$T/lib.c"
+	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 8.0 > "$T/v.c"
+	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	echo 'int side_unused;' > "$T/base.c"
+	echo 'int side_unused;' > "$T/head.c"
+	set -- perfgate GATE_BENCH_SRC="$T/lib.c" GATE_LDLIBS="-L$T/lib -lv -Wl,-rpath,$T/lib" \
+	    BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	run -0 --separate-stderr "$@"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .base')" = 8 ]
+	grep -q "^lib [0-9a-f]* $T/lib/libv.so$" "$G/head.key"
+	exe=$(sha256sum < "$G/head/bench")
+	# A library upgrade: the executables stay the same, the answer does not.
+	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 7.0 > "$T/v.c"
+	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
+	run -0 --separate-stderr "$@"
+	[ "$(sha256sum < "$G/head/bench")" = "$exe" ]
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .base')" = 7 ]
+}
+
+@test "gate: an unchanged side is built again, and its measurements reused, saying which keys matched" {
+	fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	before=$(stamp "$G/runs.jsonl")
+	fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"gate: building base"*"gate: building head"* || "$stderr" == *"gate: building head"*"gate: building base"* ]]
+	[ "$(stamp "$G/runs.jsonl")" = "$before" ]
+	exe=$(sha256sum < "$G/head/bench" | cut -c1-16)
+	[[ "$stderr" == *"gate: reused the measurements in $G/runs.jsonl: "*"head's executable sha256:$exe"* ]]
+	# A BENCH_* variable changes the benchmark's work: measured again.
+	BENCH_SCALE=2 fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
 }
 
 # A benchmark whose side file defines line(n), the line of its n-th run,
@@ -151,6 +340,45 @@ C
 	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G" "$@"
 }
 
+@test "gate: the benchmark driver is compiled once for both sides, and again only when what it includes changes" {
+	fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	[ -f "$G/driver/both.o" ] && [ ! -e "$G/driver/base.o" ]
+	before=$(stamp "$G/driver/both.o") obj=$(stamp "$G/head/head.o")
+	fixed_gate '{"x_ns":8.0}'
+	[ "$(stamp "$G/driver/both.o")" = "$before" ]
+	[ "$(stamp "$G/head/head.o")" = "$obj" ]
+	# Flags apart: a driver for each side, each built with its side's flags.
+	fixed_gate '{"x_ns":8.0}' HEAD_CFLAGS='-std=c11 -O1'
+	[ "$status" -eq 0 ]
+	grep -q -- ' -O1 ' "$G/driver/head.o.key"
+	grep -q -- ' -O2 ' "$G/driver/base.o.key"
+}
+
+@test "gate: a fresh GATEDIR compiles only what no gate compiled before (GATE_OBJECTS)" {
+	printf '#!/bin/sh\necho "$*" >> "%s/cc.log"\nexec cc "$@"\n' "$T" > "$T/cc"
+	chmod +x "$T/cc"
+	fixed_gate '{"x_ns":8.0}' CC="$T/cc" GATE_OBJECTS="$T/objects"
+	[ "$status" -eq 0 ]
+	# The driver and the sides' file, one content: kept once. Both sides
+	# build at once, so both may compile it.
+	n=$(grep -c -- ' -c ' "$T/cc.log")
+	[ "$n" -ge 2 ] && [ "$n" -le 3 ]
+	[ "$(ls "$T/objects"/*.o | wc -l)" -eq 2 ]
+	: > "$T/cc.log"
+	G=$T/gate2 fixed_gate '{"x_ns":8.0}' CC="$T/cc" GATE_OBJECTS="$T/objects"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c -- ' -c ' "$T/cc.log")" -eq 0 ]
+	cmp "$G/driver/both.o" "$T/gate2/driver/both.o"
+	# A header the driver includes changes: compiled again.
+	echo '/* changed */' >> "$T/fixed.c"
+	: > "$T/cc.log"
+	run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$T/gate3" CC="$T/cc" GATE_OBJECTS="$T/objects"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c -- ' -c ' "$T/cc.log")" -eq 1 ]
+}
+
 @test "gate: a regression within its own measurement's noise is measured again, by the same rule" {
 	# Base runs 8.0, 12.0, ...; head 10.5: over 8.0 x 1.25, not over 12.0 x 1.25.
 	noisy_gate 1000
@@ -158,8 +386,9 @@ C
 	[ "$(summary verdict)" = regressed ]
 	# GATE_CONFIRM=2 more blocks of 2 rounds, rounds counted on.
 	[ "$(jq -r .round "$G/runs.jsonl" | sort -n | uniq -c | awk '{ print $1 "x" $2 }' | tr '\n' ' ')" = "2x1 2x2 2x3 2x4 2x5 2x6 " ]
-	[ "$(jq -r 'select(.round == 3 and .slot == 0) | .side' "$G/runs.jsonl")" = head ]
-	[[ "$stderr" == *"gate: a regression within this measurement's own noise: 2 more rounds"* ]]
+	# The order of sides alternates across blocks as within one.
+	[ "$(jq -r 'select(.slot == 0) | .side' "$G/runs.jsonl" | tr '\n' ' ')" = "base head base head base head " ]
+	[[ "$stderr" == *"gate: a regression within this measurement's own noise: up to 2 more rounds"* ]]
 	# Without: two rounds.
 	rm -rf "$G"
 	noisy_gate 1000 GATE_CONFIRM=0
@@ -167,11 +396,40 @@ C
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 4 ]
 }
 
+@test "gate: make noise gates HEAD against itself: false alarms, worst drift, the smallest budget that holds" {
+	# Head's first run 8.0, every later one 10.5: the first gate's base is
+	# 8.0 and its head 10.5, a false alarm of +31.25 %; the second's 10.5
+	# on both sides.
+	noisy_gate 1000 GATE_CONFIRM=0
+	printf 'const char *line(unsigned n) { return n == 0 ? "{\\"x_ns\\":8.0}" : "{\\"x_ns\\":10.5}"; }\n' > "$T/head.c"
+	rm -rf "$G"
+	run -0 --separate-stderr make --no-print-directory noise NOISE_GATES=2 GATE_BENCH_SRC="$T/noisy.c" \
+	    BUDGET="$T/b.toml" HEAD="$T/head.c" GATEDIR="$G"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(summary gates)" = 2 ]
+	[ "$(summary false_alarms)" = 1 ]
+	[ "$(summary -c worst_drift)" = '{"x_ns":0.3125}' ]
+	[ "$(summary -c budgets)" = '{"x_ns":0.25}' ]
+	# 1.5 x 31.25 %, rounded up to a whole percent.
+	[ "$(summary -c smallest_budget)" = '{"x_ns":0.47}' ]
+	[ "$(summary budget_sha256)" = "$(sha256sum < "$T/b.toml" | cut -c1-64)" ]
+	[[ "$stderr" == *"noise: gate 1 of 2: regressed (a false alarm)"*"noise: gate 2 of 2: ok"* ]]
+	[[ "$stderr" == *"noise: 1 false alarms in 2 gates at $T/b.toml; worst drift: x_ns +31.2 % (budget 25 %, 47 % would hold)"* ]]
+}
+
 @test "gate: a doubtful regression that more rounds undo passes" {
 	# Head's third run and after: 9.0, within the budget of base's 8.0.
 	noisy_gate 2
 	[ "$status" -eq 0 ]
 	[ "$(summary verdict)" = ok ]
+	# The confirming block's first round settles it: head's 9.0 is within
+	# 8.0 x 1.25 / 1.1, so no later round could make it regress.
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 6 ]
+	[ "$(cat "$G/runs.blocks" | tr '\n' ' ')" = "1 3 " ]
+	# With GATE_NOISE=off every block is whole.
+	rm -rf "$G"
+	noisy_gate 2 GATE_NOISE=off
+	[ "$status" -eq 0 ]
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 8 ]
 }
 
@@ -226,6 +484,17 @@ C
 	[[ "$(summary error)" == *"side head, round 1"* ]]
 }
 
+@test "gate: a metric the budget does not name is listed and named; GATE_UNBUDGETED=error cannot decide" {
+	fixed_gate '{"x_ns":8.0,"y_ns":3}'
+	[ "$status" -eq 0 ]
+	[ "$(summary -c unbudgeted)" = '["y_ns"]' ]
+	[[ "$stderr" == *y_ns* ]]
+	fixed_gate '{"x_ns":8.0,"y_ns":3}' GATE_UNBUDGETED=error
+	[ "$status" -eq 2 ]
+	[ "$(summary verdict)" = error ]
+	[[ "$(summary error)" == *"y_ns: not in the budget file"* ]]
+}
+
 @test "gate: a metric of the budget that the benchmark lacks cannot be decided: exit 2, the metric named" {
 	fixed_gate '{"y_ns":8.0}'
 	[ "$status" -eq 2 ]
@@ -239,16 +508,32 @@ C
 	[ "$status" -eq 0 ]
 	[ "$(summary verdict)" = ok ]
 	[ "$(summary metrics)" = 4 ]
-	# Every kernel timed on both sides, three rounds each (budget.toml's runs).
+	# Every kernel timed on both sides, as many rounds each: at most three
+	# (budget.toml's runs) a block, and a block of three for each of up to
+	# GATE_CONFIRM=2 confirmations a loaded machine may ask for.
 	[ "$(jq -r 'select(.side == "head") | keys_unsorted[]' "$G/1/runs.jsonl" | grep '_ns$' | sort -u | tr '\n' ' ')" = \
 	    "count_below_ns matmul_ns rmsnorm_ns sum_ns " ]
-	[ "$(jq -r .side "$G/1/runs.jsonl" | sort | uniq -c | awk '{ print $1 }' | sort -u)" -ge 3 ]
-	for f in base.id head.id base/build.log head/built head/bench.cmd runs.jsonl stats.jsonl verdict.jsonl verdict.txt verdict.md; do
+	n=$(jq -r .side "$G/1/runs.jsonl" | sort | uniq -c | awk '{ print $1 }' | sort -u)
+	[ "$n" -ge 1 ] && [ "$n" -le 9 ]
+	for f in base.key head.key base/build.log head/bench.cmd runs.jsonl stats.jsonl verdict.jsonl verdict.txt verdict.md; do
 		[ -s "$G/1/$f" ] || [ "$f" = base/build.log ]
 	done
+	# Built by the same command, each in its own directory: one digest.
+	[[ "$(summary base.build_sha256)" =~ ^[0-9a-f]{64}$ ]]
+	[ "$(summary base.build_sha256)" = "$(summary head.build_sha256)" ]
 	run --separate-stderr perfgate GATEDIR="$G/2"
 	[ "$status" -eq 0 ]
 	[ "$(summary verdict)" = ok ]
+}
+
+@test "gate: make noise NOISE_GATES=3 (perfgate(7) EXAMPLES) studies the kata against itself" {
+	run -0 --separate-stderr make --no-print-directory noise NOISE_GATES=3 GATEDIR="$G"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(summary gates)" = 3 ]
+	[ "$(summary 'worst_drift | keys_unsorted | join(" ")')" = "matmul_ns sum_ns rmsnorm_ns count_below_ns" ]
+	[ "$(summary 'smallest_budget | keys_unsorted | join(" ")')" = "matmul_ns sum_ns rmsnorm_ns count_below_ns" ]
+	[ "$(summary budget)" = budget.toml ]
+	[ "$(printf '%s\n' "$stderr" | grep -c '^noise: gate [123] of 3: ')" -eq 3 ]
 }
 
 @test "gate: make gate HEAD=build/slow/kernels.c (perfgate(7) EXAMPLES) regresses on a planted slowdown" {
@@ -284,7 +569,7 @@ C
 		name=$(basename "$p" .patch)
 		head -n 1 "$p" | grep -q '^[a-z].*[a-z)]$'
 		patch -s -o "$T/$name.c" kata/kernels.c < "$p"
-		! cmp -s kata/kernels.c "$T/$name.c"
+		run -1 cmp -s kata/kernels.c "$T/$name.c"
 		cc -std=c11 -O2 -Wall -Wextra -Werror -Ikata -o "$T/check" kata/kata_check.c kata/plain.c "$T/$name.c" -lm
 		"$T/check" > /dev/null || { echo "$name: kata_check fails"; false; }
 		n=$((n + 1))

@@ -4,11 +4,11 @@
 out=build/san
 mkdir -p "$out"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
-lib=$(ls bin/*.c | grep -Ev '/(bestof|alternate|minjson|cmpbudget|plotrounds|mergeshards)\.c$')
-for t in bestof alternate minjson cmpbudget plotrounds mergeshards; do
-	${CC:-cc} -std=c11 -D_GNU_SOURCE -DPERFGATE_VERSION="\"$(cat VERSION)\"" -Ibin $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
+lib=$(ls bin/*.c | grep -Ev '/(bestof|alternate|minjson|cmpbudget|refjudge|perfdoc|plotrounds|mergeshards)\.c$')
+for t in bestof alternate minjson cmpbudget refjudge perfdoc plotrounds mergeshards; do
+	${CC:-cc} -std=c11 -D_GNU_SOURCE -DPERFGATE_VERSION="\"$(cat VERSION)\"" -Ibin -Ibench $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
 done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1
-PERFGATE_BIN=$PWD/$out sh tests/run.sh tests/bestof.bats tests/alternate.bats tests/minjson.bats tests/cmpbudget.bats \
+PERFGATE_BIN=$PWD/$out sh tests/run.sh tests/bestof.bats tests/alternate.bats tests/minjson.bats tests/cmpbudget.bats tests/refjudge.bats tests/perfdoc.bats tests/compare.bats \
     tests/plotrounds.bats tests/mergeshards.bats

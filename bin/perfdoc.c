@@ -1,0 +1,424 @@
+/*
+ * perfdoc: the reference benchmarks' document, docs/perf.json, and what is
+ * made from it. Writes the document from refjudge(1)'s row records and the
+ * run's description (merging with an earlier document to resume its
+ * deferred rows); renders its Markdown table, checks that a table is what
+ * the document renders, drafts one issue per row where the implementation
+ * is slower than a reference (perftable.c); lists the deferred rows. The
+ * document's schema is in perfdoc(1); it is read back by perfjson.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "jsonl.h"
+#include "perfjson.h"
+#include "perftable.h"
+#include "util.h"
+
+/* The description a new document is written from (-m, -n, -A, -J, -s). */
+static struct buf runmeta;
+static char **sidename;
+static struct buf *sidemeta;
+static size_t nside;
+
+static struct buf *
+sidebuf(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nside; i++)
+		if (strlen(sidename[i]) == len && memcmp(sidename[i], name, len) == 0)
+			return &sidemeta[i];
+	die("no side %.*s in -s", (int)len, name);
+}
+
+static void
+addmeta(struct buf *b, const char *key, size_t keylen, const char *raw, size_t rawlen, int isstr)
+{
+	char *k = xmalloc(keylen + 1);
+
+	memcpy(k, key, keylen);
+	k[keylen] = '\0';
+	if (b->n > 0)
+		buf_puts(b, ",");
+	buf_str(b, k);
+	buf_puts(b, ":");
+	if (isstr) {
+		char *v = xmalloc(rawlen + 1);
+
+		memcpy(v, raw, rawlen);
+		v[rawlen] = '\0';
+		buf_str(b, v);
+		free(v);
+	} else {
+		buf_add(b, raw, rawlen);
+	}
+	free(k);
+}
+
+/* -m key=value, -n key=number, -A side:key=value, -J side=file. */
+static void
+option(int c, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *colon = strchr(arg, ':');
+	struct jrecord r = { 0 };
+	const char *err;
+	char *text;
+	size_t len, i;
+
+	if (eq == NULL || eq == arg)
+		die("-%c %s: expected key=value", c, arg);
+	if (c == 'm' || c == 'n') {
+		if (c == 'n') {
+			/* A JSON number, as written: parsed the way a reader will. */
+			text = xmalloc(strlen(eq + 1) + 8);
+			sprintf(text, "{\"n\":%s}", eq + 1);
+			if (jparse(text, strlen(text), &r) != NULL || r.n != 1 || r.field[0].type != J_NUMBER)
+				die("-n %s: not a JSON number", arg);
+			free(text);
+		}
+		addmeta(&runmeta, arg, (size_t)(eq - arg), eq + 1, strlen(eq + 1), c == 'm');
+	} else if (c == 'A') {
+		if (colon == NULL || colon > eq)
+			die("-A %s: expected side:key=value", arg);
+		addmeta(sidebuf(arg, (size_t)(colon - arg)), colon + 1, (size_t)(eq - colon - 1),
+		    eq + 1, strlen(eq + 1), 1);
+	} else {
+		text = read_all(eq + 1, &len);
+		while (len > 0 && strchr(" \t\r\n", text[len - 1]) != NULL)
+			len--;
+		if ((err = jparse(text, len, &r)) != NULL)
+			die("%s: %s", eq + 1, err);
+		for (i = 0; i < r.n; i++)
+			addmeta(sidebuf(arg, (size_t)(eq - arg)), r.field[i].key, r.field[i].keylen,
+			    r.field[i].type == J_STRING ? r.field[i].raw - 1 : r.field[i].raw,
+			    r.field[i].rawlen + (r.field[i].type == J_STRING ? 2 : 0), 0);
+		free(text);
+	}
+	jrecord_free(&r);
+}
+
+/* This machine: CPU model, cores, kernel. */
+static void
+machine(struct buf *b)
+{
+	char line[512], *p, *model = NULL;
+	struct utsname u;
+	FILE *fp;
+
+	if ((fp = fopen("/proc/cpuinfo", "r")) != NULL) {
+		while (model == NULL && fgets(line, sizeof line, fp) != NULL)
+			if (strncmp(line, "model name", 10) == 0 && (p = strchr(line, ':')) != NULL) {
+				p += 1 + strspn(p + 1, " \t");
+				p[strcspn(p, "\n")] = '\0';
+				model = xstrdup(p);
+			}
+		fclose(fp);
+	}
+	buf_puts(b, "{\"cpu\":");
+	buf_str(b, model ? model : "unknown");
+	buf_printf(b, ",\"cores\":%ld,\"kernel\":", sysconf(_SC_NPROCESSORS_ONLN));
+	if (uname(&u) == 0) {
+		snprintf(line, sizeof line, "%s %s %s", u.sysname, u.release, u.machine);
+		buf_str(b, line);
+	} else {
+		buf_str(b, "unknown");
+	}
+	buf_puts(b, "}");
+	free(model);
+}
+
+/* Refuse to resume old when an object member differs from new's. */
+static void
+samefields(const char *what, const char *oldraw, size_t oldlen, const char *newraw,
+    size_t newlen, const char *skip)
+{
+	struct jrecord o = { 0 }, n = { 0 };
+	const struct jfield *f, *g;
+	struct buf b = { 0 };
+	size_t i;
+
+	if (jparse(oldraw, oldlen, &o) != NULL || jparse(newraw, newlen, &n) != NULL)
+		die("resume: %s is not an object", what);
+	/* Every old member against the new one, then the new members the old lacks. */
+	for (i = 0; i < o.n + n.n; i++) {
+		f = i < o.n ? &o.field[i] : &n.field[i - o.n];
+		g = jget(i < o.n ? &n : &o, f->key, f->keylen);
+		if (skip != NULL && f->keylen == strlen(skip) && memcmp(f->key, skip, f->keylen) == 0)
+			continue;
+		if (g != NULL && (i >= o.n ||
+		    (g->rawlen == f->rawlen && memcmp(g->raw, f->raw, f->rawlen) == 0)))
+			continue;
+		buf_printf(&b, "%s.%.*s differs: was ", what, (int)f->keylen, f->key);
+		doc_quoted(&b, i < o.n ? f : g);
+		buf_puts(&b, ", now ");
+		doc_quoted(&b, i < o.n ? g : f);
+		die("resume refused: %s", b.p);
+	}
+	jrecord_free(&o);
+	jrecord_free(&n);
+}
+
+/* -o: write the document from rows (and with -r, an earlier one's rows). */
+static int
+writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfiles)
+{
+	struct buf doc = { 0 }, mach = { 0 }, sides = { 0 }, run = { 0 }, rows = { 0 };
+	struct jrecord r = { 0 }, top = { 0 };
+	struct doc od = { 0 };
+	const struct jfield *f;
+	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp;
+	size_t nrows = 0, i, j, len, valid = 0;
+	int k, rc;
+	FILE *fp;
+
+	machine(&mach);
+	buf_puts(&run, "{");
+	buf_add(&run, runmeta.p ? runmeta.p : "", runmeta.n);
+	buf_puts(&run, "}");
+	buf_puts(&sides, "{");
+	for (i = 0; i < nside; i++) {
+		buf_printf(&sides, "%s", i ? "," : "");
+		buf_str(&sides, sidename[i]);
+		buf_puts(&sides, ":{");
+		buf_add(&sides, sidemeta[i].p ? sidemeta[i].p : "", sidemeta[i].n);
+		buf_puts(&sides, "}");
+	}
+	buf_puts(&sides, "}");
+	if (old != NULL) {
+		doc_read(&od, old);
+		f = doc_need(&od.top, "machine", J_OBJECT, old);
+		samefields("machine", f->raw, f->rawlen, mach.p, mach.n, NULL);
+		f = doc_need(&od.top, "run", J_OBJECT, old);
+		samefields("run", f->raw, f->rawlen, run.p, run.n, "date");
+		f = doc_need(&od.top, "sides", J_OBJECT, old);
+		jparse(sides.p, sides.n, &top);
+		for (i = 0; i < top.n; i++) {
+			const struct jfield *g;
+			struct jrecord os = { 0 };
+			char what[300];
+
+			jparse(f->raw, f->rawlen, &os);
+			g = jget(&os, top.field[i].key, top.field[i].keylen);
+			snprintf(what, sizeof what, "sides.%.*s", (int)top.field[i].keylen, top.field[i].key);
+			if (g == NULL)
+				die("resume refused: side %.*s is new", (int)top.field[i].keylen, top.field[i].key);
+			samefields(what, g->raw, g->rawlen, top.field[i].raw, top.field[i].rawlen, NULL);
+			jrecord_free(&os);
+		}
+		for (i = 0; i < od.nrows; i++) {
+			rowtext = xrealloc(rowtext, (nrows + 1) * sizeof *rowtext);
+			rowcase = xrealloc(rowcase, (nrows + 1) * sizeof *rowcase);
+			rowtext[nrows] = xmalloc(od.rowlen[i] + 1);
+			memcpy(rowtext[nrows], od.rowraw[i], od.rowlen[i]);
+			rowtext[nrows][od.rowlen[i]] = '\0';
+			rowcase[nrows++] = doc_str(&od.rows[i], "case", old);
+		}
+	}
+	/* Each case of -C: its new row, or the note that it was not measured. */
+	for (c = strtok(cases, ", \t\n"); c != NULL; c = strtok(NULL, ", \t\n")) {
+		text = NULL;
+		for (k = 0; k < nfiles && text == NULL; k++) {
+			if (rowfiles[k] == NULL)
+				continue;
+			tmp = read_all(rowfiles[k], &len);
+			while (len > 0 && tmp[len - 1] == '\n')
+				tmp[--len] = '\0';
+			if (jparse(tmp, len, &r) != NULL || (f = jget(&r, "case", 4)) == NULL)
+				die("%s: not a row record", rowfiles[k]);
+			if (f->rawlen == strlen(c) && memcmp(f->raw, c, f->rawlen) == 0) {
+				text = tmp;
+				rowfiles[k] = NULL;
+			} else {
+				free(tmp);
+			}
+		}
+		if (text == NULL) {
+			struct buf b = { 0 };
+
+			buf_puts(&b, "{\"case\":");
+			buf_str(&b, c);
+			buf_printf(&b, ",\"metric\":\"%s_ns\",\"valid\":false,\"deferred\":\"stopped\","
+			    "\"error\":\"not measured: the load gate stayed closed before this row\",\"rounds\":0}", c);
+			text = b.p;
+		}
+		for (j = 0; j < nrows && strcmp(rowcase[j], c) != 0; j++)
+			;
+		if (j == nrows) {
+			rowtext = xrealloc(rowtext, (nrows + 1) * sizeof *rowtext);
+			rowcase = xrealloc(rowcase, (nrows + 1) * sizeof *rowcase);
+			rowcase[nrows++] = xstrdup(c);
+		} else {
+			free(rowtext[j]);
+		}
+		rowtext[j] = text;
+	}
+	for (k = 0; k < nfiles; k++)
+		if (rowfiles[k] != NULL)
+			die("%s: its case is not in -C", rowfiles[k]);
+	for (i = 0; i < nrows; i++) {
+		jparse(rowtext[i], strlen(rowtext[i]), &r);
+		valid += doc_valid(&r);
+		buf_printf(&rows, "%s%s", i ? ",\n" : "", rowtext[i]);
+	}
+	if (valid == 0) {
+		warnmsg("no row was measured: %s not written", out);
+		rc = 2;
+		goto done;
+	}
+	buf_printf(&doc, "{\"schema\":%d,\n\"status\":\"%s\",\n\"rows_valid\":%zu,\n\"rows_total\":%zu,\n"
+	    "\"implementation\":", PERFJSON_SCHEMA, valid == nrows ? "complete" : "partial", valid, nrows);
+	buf_str(&doc, nside > 0 ? sidename[0] : "");
+	buf_printf(&doc, ",\n\"machine\":%s,\n\"run\":%s,\n\"sides\":%s,\n\"rows\":[\n%s\n]}\n",
+	    mach.p, run.p, sides.p, rows.p);
+	/* Whole or not at all: a temporary file, renamed. */
+	tmp = xmalloc(strlen(out) + 5);
+	sprintf(tmp, "%s.tmp", out);
+	if ((fp = fopen(tmp, "w")) == NULL) {
+		warnmsg("%s:", tmp);
+		rc = 2;
+	} else {
+		fwrite(doc.p, 1, doc.n, fp);
+		rc = fshut(fp, tmp);
+		if (fclose(fp) != 0 && rc == 0)
+			rc = 2;
+		if (rc == 0 && rename(tmp, out) != 0) {
+			warnmsg("rename %s:", out);
+			rc = 2;
+		}
+		if (rc != 0)
+			unlink(tmp);
+	}
+	free(tmp);
+done:
+	for (i = 0; i < nrows; i++) {
+		free(rowtext[i]);
+		free(rowcase[i]);
+	}
+	free(rowtext);
+	free(rowcase);
+	free(doc.p);
+	free(mach.p);
+	free(sides.p);
+	free(run.p);
+	free(rows.p);
+	jrecord_free(&r);
+	jrecord_free(&top);
+	if (old != NULL)
+		doc_free(&od);
+	return rc;
+}
+
+static _Noreturn void
+usage(void)
+{
+	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-r old.json]"
+	    " [-A side:key=value] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
+	    "       %s -t | -q | -c table.md | -d dir perf.json\n", argv0, argv0);
+	exit(2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *out = NULL, *old = NULL, *checkpath = NULL, *draftdir = NULL;
+	char *cases = NULL, *p, **opts;
+	int c, mode = 0, nopts = 0, i;
+	struct buf b = { 0 };
+	struct doc d;
+
+	setargv0(argv[0]);
+	opts = xmalloc((size_t)argc * 2 * sizeof *opts);
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":A:c:C:d:J:m:n:o:qr:s:t")) != -1) {
+		switch (c) {
+		case 'A': case 'J': case 'm': case 'n':
+			opts[nopts++] = c == 'A' ? "A" : c == 'J' ? "J" : c == 'm' ? "m" : "n";
+			opts[nopts++] = optarg;
+			break;
+		case 'c':
+			checkpath = optarg;
+			mode = c;
+			break;
+		case 'C':
+			cases = optarg;
+			break;
+		case 'd':
+			draftdir = optarg;
+			mode = c;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'q': case 't':
+			mode = c;
+			break;
+		case 'r':
+			old = optarg;
+			break;
+		case 's':
+			for (p = strtok(optarg, ","); p != NULL; p = strtok(NULL, ",")) {
+				sidename = xrealloc(sidename, (nside + 1) * sizeof *sidename);
+				sidemeta = xrealloc(sidemeta, (nside + 1) * sizeof *sidemeta);
+				sidename[nside] = p;
+				memset(&sidemeta[nside++], 0, sizeof *sidemeta);
+			}
+			break;
+		default:
+			optionerror(c);
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (out != NULL) {
+		if (mode != 0 || cases == NULL || nside < 2)
+			usage();
+		for (i = 0; i < nopts; i += 2)
+			option(opts[i][0], opts[i + 1]);
+		free(opts);
+		c = writedoc(out, old, cases, argv, argc);
+		for (i = 0; i < (int)nside; i++)
+			free(sidemeta[i].p);
+		free(sidemeta);
+		free(sidename);
+		free(runmeta.p);
+		return c;
+	}
+	free(opts);
+	if (mode == 0 || argc != 1)
+		usage();
+	doc_read(&d, argv[0]);
+	switch (mode) {
+	case 't':
+		table_render(&b, &d);
+		fwrite(b.p, 1, b.n, stdout);
+		break;
+	case 'q':
+		for (i = 0; i < (int)d.nrows; i++)
+			if (!doc_valid(&d.rows[i])) {
+				p = doc_str(&d.rows[i], "case", d.path);
+				puts(p);
+				free(p);
+			}
+		break;
+	case 'c':
+		if (table_check(checkpath, &d) != 0) {
+			doc_free(&d);
+			return 1;
+		}
+		break;
+	case 'd':
+		table_drafts(draftdir, &d);
+		break;
+	}
+	free(b.p);
+	doc_free(&d);
+	free(sidename);
+	free(sidemeta);
+	return fshut(stdout, "<stdout>");
+}
+
