@@ -98,6 +98,10 @@ GATE_NOISE ?= 0.1
 GATE_UNBUDGETED ?= ok
 # Where gate.sh report writes the gate's exit status, for perfgate.
 GATE_STATUS ?=
+# GATE_SHARD=i/n gates only shard i of n of the budget's metrics (shard.sh
+# has the rule), for a suite split over CI runners; mergeshards(1) judges
+# the shards as one.
+export GATE_SHARD
 
 # How a side is built and benchmarked. Both run with GATE_SIDE set to the
 # side's tree (or, for a source file, the side's directory holding a copy
