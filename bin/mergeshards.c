@@ -7,8 +7,6 @@
  * on stderr and, with -m, the same table in Markdown.
  * Exit 0 ok, 1 regressed, 2 cannot decide.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +15,8 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "judge.h"
+#include "report.h"
 #include "util.h"
 #include "version.h"
 
@@ -217,6 +217,16 @@ consistent(long want)
 				    rows[i].metric->raw, shards[rows[j].shard].file, rows[j].lineno);
 				break;
 			}
+	/* One rule: the paired ratios' confidence is the same in every row. */
+	for (i = 1; i < nrows; i++) {
+		const struct jfield *a = jget(&rows[i].rec, "confidence", 10), *b = jget(&rows[0].rec, "confidence", 10);
+
+		if ((a == NULL) != (b == NULL) || (a && (a->rawlen != b->rawlen || memcmp(a->raw, b->raw, a->rawlen) != 0))) {
+			fail("%s:%lu: judged at another confidence than %s:%lu", shards[rows[i].shard].file,
+			    rows[i].lineno, shards[rows[0].shard].file, rows[0].lineno);
+			break;
+		}
+	}
 	if (want > 0 && (size_t)want != nshards)
 		fail("%zu shard%s given, %ld expected", nshards, nshards == 1 ? "" : "s", want);
 	for (i = 0; i < nshards; i++) {
@@ -246,10 +256,16 @@ consistent(long want)
 }
 
 static int
+isverdict(const struct row *r, const char *v)
+{
+	return r->verdict && r->verdict->type == J_STRING && r->verdict->rawlen == strlen(v) &&
+	    memcmp(r->verdict->raw, v, r->verdict->rawlen) == 0;
+}
+
+static int
 isregressed(const struct row *r)
 {
-	return r->verdict && r->verdict->type == J_STRING && r->verdict->rawlen == 9 &&
-	    memcmp(r->verdict->raw, "regressed", 9) == 0;
+	return isverdict(r, "regressed");
 }
 
 static void
@@ -282,6 +298,13 @@ summary(int nreg)
 		fputs(",\"error\":", stdout);
 		putstr(errs[0]);
 	}
+	fputs(",\"improved\":[", stdout);
+	for (i = 0, first = 1; i < nrows; i++)
+		if (isverdict(&rows[i], "improved")) {
+			printf("%s\"%.*s\"", first ? "" : ",", (int)rows[i].metric->rawlen, rows[i].metric->raw);
+			first = 0;
+		}
+	fputs("]", stdout);
 	if (sh != NULL && !nerrs)
 		printf(",\"base\":%s,\"head\":%s,\"budget_sha256\":\"%s\"", sh->base, sh->head, sh->budget);
 	fputs(",\"perfgate_version\":", stdout);
@@ -289,200 +312,86 @@ summary(int nreg)
 	fputs("}\n", stdout);
 }
 
-/* The table's columns, as cmpbudget writes them. */
-enum { NCOL = 7 };
+/*
+ * The table: cmpbudget's own (report.c), from the rows' records, so that a
+ * merged verdict reads as one shard's does.
+ */
+static struct budget_entry *entries;
+static struct result *results;
+static double confidence = 0.95;
 
-static const char *colname[NCOL] = { "metric", "base", "head", "Δ %", "budget %", "verdict", "quartiles" };
-static const int colright[NCOL] = { 0, 1, 1, 1, 1, 0, 0 };
-
-/* A number for a person: as written when short, else six significant digits. */
-static void
-readable(char *cell, const struct jrecord *rec, const char *key)
+static int
+num(const struct jrecord *rec, const char *key, double *v)
 {
 	const struct jfield *f = jget(rec, key, strlen(key));
 
 	if (f == NULL || f->type != J_NUMBER)
-		snprintf(cell, 256, "-");
-	else if (f->rawlen <= 12)
-		snprintf(cell, 256, "%.*s", (int)f->rawlen, f->raw);
-	else
-		snprintf(cell, 256, "%.6g", f->num);
+		return 0;
+	*v = f->num;
+	return 1;
 }
 
-static void
-text(char *cell, const struct jrecord *rec, const char *key)
+/* The index of a record's string member in names[0..n), or def. */
+static int
+named(const struct jrecord *rec, const char *key, const char *const *names, int n, int def)
 {
 	const struct jfield *f = jget(rec, key, strlen(key));
+	int i;
 
 	if (f == NULL || f->type != J_STRING)
-		snprintf(cell, 256, "-");
-	else
-		snprintf(cell, 256, "%.*s", (int)(f->rawlen < 255 ? f->rawlen : 255), f->raw);
+		return def;
+	for (i = 0; i < n; i++)
+		if (names[i] != NULL && strlen(names[i]) == f->rawlen && memcmp(names[i], f->raw, f->rawlen) == 0)
+			return i;
+	return def;
 }
 
 static void
-cells(const struct row *r, char cell[NCOL][256])
+torows(void)
 {
 	const struct jfield *f;
-
-	text(cell[0], &r->rec, "metric");
-	readable(cell[1], &r->rec, "base");
-	readable(cell[2], &r->rec, "head");
-	if ((f = jget(&r->rec, "delta", 5)) != NULL && f->type == J_NUMBER)
-		snprintf(cell[3], 256, "%+.1f", f->num * 100);
-	else
-		snprintf(cell[3], 256, "-");
-	if ((f = jget(&r->rec, "budget", 6)) != NULL && f->type == J_NUMBER)
-		snprintf(cell[4], 256, "%.4g", f->num * 100);
-	else
-		snprintf(cell[4], 256, "-");
-	text(cell[5], &r->rec, "verdict");
-	text(cell[6], &r->rec, "quartiles");
-}
-
-/* Width on a terminal: UTF-8 continuation bytes take no column. */
-static int
-width(const char *s)
-{
-	int w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
-static void
-table(FILE *fp)
-{
-	char cell[NCOL][256];
-	int w[NCOL], c, pad;
+	struct result *r;
+	double v;
 	size_t i;
 
-	for (c = 0; c < NCOL; c++)
-		w[c] = width(colname[c]);
+	entries = xmalloc((nrows ? nrows : 1) * sizeof *entries);
+	results = xmalloc((nrows ? nrows : 1) * sizeof *results);
+	memset(results, 0, (nrows ? nrows : 1) * sizeof *results);
 	for (i = 0; i < nrows; i++) {
-		cells(&rows[i], cell);
-		for (c = 0; c < NCOL; c++)
-			if (width(cell[c]) > w[c])
-				w[c] = width(cell[c]);
-	}
-	for (i = 0; i <= nrows; i++) {
+		const struct jrecord *rec = &rows[i].rec;
+
+		r = &results[i];
+		memset(&entries[i], 0, sizeof entries[i]);
+		entries[i].name = xmalloc(rows[i].metric->rawlen + 1);
+		memcpy(entries[i].name, rows[i].metric->raw, rows[i].metric->rawlen);
+		entries[i].name[rows[i].metric->rawlen] = '\0';
+		num(rec, "budget", &entries[i].budget);
+		entries[i].better = named(rec, "better", (const char *const[]){ "lower", "higher" }, 2, 0) ?
+		    BETTER_HIGHER : BETTER_LOWER;
+		r->e = &entries[i];
+		f = jget(rec, "base", 4);
+		r->base = f && f->type == J_NUMBER ? f : NULL;
+		f = jget(rec, "head", 4);
+		r->head = f && f->type == J_NUMBER ? f : NULL;
+		r->hasdelta = num(rec, "delta", &r->deltav);
+		r->verdict = (enum verdict)named(rec, "verdict", verdict_name, 4, V_ERROR);
+		r->hasratio = num(rec, "ratio", &r->ratio);
+		r->hasinterval = r->hasratio && num(rec, "ratio_lo", &r->lo) && num(rec, "ratio_hi", &r->hi);
+		if (num(rec, "rounds", &v))
+			r->rounds = (size_t)v;
+		num(rec, "floor", &r->floor);
+		r->outcome = (enum outcome)named(rec, "outcome", outcome_name, 5, O_NONE);
 		if (i == 0)
-			for (c = 0; c < NCOL; c++)
-				snprintf(cell[c], 256, "%s", colname[c]);
-		else
-			cells(&rows[i - 1], cell);
-		for (c = 0; c < NCOL; c++) {
-			pad = w[c] - width(cell[c]);
-			if (c == NCOL - 1)
-				fprintf(fp, "%s\n", cell[c]);
-			else if (colright[c])
-				fprintf(fp, "%*s%s  ", pad, "", cell[c]);
-			else
-				fprintf(fp, "%s%*s  ", cell[c], pad, "");
-		}
+			num(rec, "confidence", &confidence);
 	}
-}
-
-static void
-mdcell(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', fp);
-		fputc(*s, fp);
-	}
-}
-
-static void
-markdown(FILE *fp, int nreg)
-{
-	char cell[NCOL][256];
-	size_t i;
-	int c, first = 1;
-
-	if (nerrs) {
-		fputs("**perfgate: error**: ", fp);
-		mdcell(fp, errs[0]);
-		fputs("\n", fp);
-	} else if (nreg) {
-		fputs("**perfgate: regressed**:", fp);
-		for (i = 0; i < nrows; i++)
-			if (isregressed(&rows[i])) {
-				text(cell[0], &rows[i].rec, "metric");
-				fprintf(fp, "%s `%s`", first ? "" : ",", cell[0]);
-				first = 0;
-			}
-		fputs("\n", fp);
-	} else {
-		fprintf(fp, "**perfgate: ok**: %zu metric%s within budget, %zu shard%s\n",
-		    nrows, nrows == 1 ? "" : "s", nshards, nshards == 1 ? "" : "s");
-	}
-	if (nrows == 0)
-		return;
-	fputs("\n|", fp);
-	for (c = 0; c < NCOL; c++)
-		fprintf(fp, " %s |", colname[c]);
-	fputs("\n|", fp);
-	for (c = 0; c < NCOL; c++)
-		fputs(colright[c] ? " ---: |" : " :--- |", fp);
-	fputs("\n", fp);
-	for (i = 0; i < nrows; i++) {
-		cells(&rows[i], cell);
-		fputs("|", fp);
-		for (c = 0; c < NCOL; c++) {
-			fputs(" ", fp);
-			if (c == 5 && strcmp(cell[c], "ok") != 0)
-				fputs("**", fp);
-			mdcell(fp, cell[c]);
-			if (c == 5 && strcmp(cell[c], "ok") != 0)
-				fputs("**", fp);
-			fputs(" |", fp);
-		}
-		fputs("\n", fp);
-	}
-}
-
-/* The Markdown to path.tmp, renamed when whole; a device is written in place. */
-static int
-writemd(const char *path, int nreg)
-{
-	size_t n = strlen(path);
-	char *tmp = xmalloc(n + 5);
-	const char *out = tmp;
-	struct stat st;
-	FILE *fp;
-	int bad, status = 0;
-
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		out = path;
-	if ((fp = fopen(out, "w")) == NULL) {
-		warnmsg("%s:", out);
-		free(tmp);
-		return 2;
-	}
-	markdown(fp, nreg);
-	bad = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || bad) {
-		warnmsg("write %s:", out);
-		status = 2;
-	} else if (out == tmp && rename(tmp, path) != 0) {
-		warnmsg("rename %s:", tmp);
-		status = 2;
-	}
-	if (status && out == tmp)
-		unlink(tmp);
-	free(tmp);
-	return status;
 }
 
 int
 main(int argc, char *argv[])
 {
 	const char *mdfile = NULL, *why;
+	struct report rp;
+	char *msg;
 	long want = 0;
 	size_t i;
 	int c, nreg = 0, status;
@@ -524,13 +433,19 @@ main(int argc, char *argv[])
 	/* The records pass through as they were read; only the summary is new. */
 	for (i = 0; i < nrows; i++)
 		puts(rows[i].line);
+	torows();
+	rp.res = results;
+	rp.n = nrows;
+	rp.confidence = confidence;
+	rp.error = nerrs ? errs[0] : NULL;
+	if (mdfile != NULL && (msg = report_markdown(mdfile, &rp)) != NULL)
+		fail("%s", msg);
 	summary(nreg);
-	table(stderr);
+	if (nrows > 0)
+		report_table(stderr, &rp);
 	for (i = 0; i < nerrs; i++)
 		warnmsg("%s", errs[i]);
 	status = nerrs ? 2 : nreg ? 1 : 0;
-	if (mdfile != NULL && writemd(mdfile, nreg) != 0)
-		status = 2;
 	if (fshut(stdout, "stdout") != 0)
 		status = 2;
 	return status;

@@ -118,15 +118,12 @@ mkorigin() {
 @test "perfgate-ci: merge judges the shards' verdicts as one: the summary, the merged records, one picture" {
 	cd "$T"
 	D=$DATA/cmpbudget
-	sum=$(sha256sum < "$D/budget.toml" | cut -c1-64)
 	# Two shards of the worked example, as two runners leave them: a verdict
 	# and the rounds beside it.
 	for i in 1 2; do
 		mkdir -p "shards/$i"
-		awk -v i=$i '/^\[budget\]/ { print; b = 1; next } !b { print } b && /=/ { if (k++ % 2 == i - 1) print }' \
-		    "$D/budget.toml" > "b$i.toml"
-		cmpbudget -b "b$i.toml" "$D/worked.jsonl" 2>/dev/null |
-		    sed "\$s|}\$|,\"base\":{\"commit\":\"c1\"},\"head\":{\"commit\":\"c2\"},\"budget_sha256\":\"$sum\"}|" > "shards/$i/verdict.jsonl"
+		cmpbudget -b "$D/budget.toml" -M "$(sh "$TOP/mk/shard.sh" $i/2 "$D/budget.toml")" "$D/worked.jsonl" 2>/dev/null |
+		    sed "\$s|}\$|,\"base\":{\"commit\":\"c1\"},\"head\":{\"commit\":\"c2\"}}|" > "shards/$i/verdict.jsonl"
 		for r in 1 2; do
 			echo '{"side":"base","round":'$r',"slot":0,"a_ns":8.0,"b_ns":8.0,"c_ns":8.0,"d_ns":8.0}'
 			echo '{"side":"head","round":'$r',"slot":1,"a_ns":9.6,"b_ns":16.0,"c_ns":10.0,"d_ns":10.01}'
@@ -134,12 +131,12 @@ mkorigin() {
 	done
 	export GITHUB_STEP_SUMMARY=$T/summary.md
 	run -1 --separate-stderr sh "$CI" merge -n 2 shards/1/verdict.jsonl shards/2/verdict.jsonl
-	grep -qx '\*\*perfgate: regressed\*\*: `b_ns`, `d_ns`' "$GITHUB_STEP_SUMMARY"
+	grep -qx '\*\*cmpbudget: regressed\*\*: `b_ns`, `d_ns`' "$GITHUB_STEP_SUMMARY"
 	[ "$(tail -n 1 build/gate/verdict.jsonl | jq -c '[.verdict, .metrics, .shards]')" = '["regressed",4,2]' ]
 	[ "$(grep -c '"metric"' build/gate/verdict.jsonl)" -eq 4 ]
 	xmllint --noout build/gate/rounds.svg
 	[ "$(grep -c 'font-weight="bold"' build/gate/rounds.svg)" -eq 4 ]
 	# A missing shard: the merge cannot decide, and says why.
 	run -2 --separate-stderr sh "$CI" merge -n 2 shards/1/verdict.jsonl
-	grep -q '^\*\*perfgate: error\*\*: 1 shard given, 2 expected' "$GITHUB_STEP_SUMMARY"
+	grep -q '^\*\*cmpbudget: error\*\*: 1 shard given, 2 expected' "$GITHUB_STEP_SUMMARY"
 }

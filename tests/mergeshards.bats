@@ -12,13 +12,12 @@ setup() {
 	SUM=$(sha256sum < "$D/budget.toml" | cut -c1-64)
 }
 
-# shard I N [HEAD-COMMIT]: the verdict of shard I of N in $T/shard-I.jsonl.
+# shard I N [HEAD-COMMIT]: the verdict of shard I of N in $T/shard-I.jsonl:
+# cmpbudget judging the share shard.sh names, by the whole budget.
 shard() {
-	awk -v i="$1" -v n="$2" '/^\[budget\]/ { print; b = 1; next } !b { print }
-	    b && /=/ { if (k++ % n == i - 1) print }' "$D/budget.toml" > "$T/budget-$1.toml"
 	# sed, not jq, so that every number stays as cmpbudget wrote it.
-	cmpbudget -b "$T/budget-$1.toml" "$D/worked.jsonl" 2>/dev/null |
-	    sed "\$s|}\$|,\"base\":{\"commit\":\"c1\"},\"head\":{\"commit\":\"${3:-c2}\"},\"budget_sha256\":\"$SUM\",\"shard\":\"$1/$2\"}|" \
+	cmpbudget -b "$D/budget.toml" -M "$(sh "$TOP/mk/shard.sh" "$1/$2" "$D/budget.toml")" "$D/worked.jsonl" 2>/dev/null |
+	    sed "\$s|}\$|,\"base\":{\"commit\":\"c1\"},\"head\":{\"commit\":\"${3:-c2}\"},\"shard\":\"$1/$2\"}|" \
 	    > "$T/shard-$1.jsonl"
 }
 
@@ -34,8 +33,9 @@ last() {
 	[ "${lines[0]}" = "$(head -n 1 "$T/shard-1.jsonl")" ]
 	[ "${lines[2]}" = "$(head -n 1 "$T/shard-2.jsonl")" ]
 	[ "${#lines[@]}" -eq 5 ]
-	[ "$(head -n 1 "$T/v.md")" = '**perfgate: regressed**: `b_ns`, `d_ns`' ]
-	grep -qx '| d_ns | 8.0 | 10.01 | +25.1 | 25 | \*\*regressed\*\* | - |' "$T/v.md"
+	# cmpbudget's own table, as one shard's would read.
+	[ "$(head -n 1 "$T/v.md")" = '**cmpbudget: regressed**: `b_ns`, `d_ns`' ]
+	grep -qx '| d_ns | 8.0 | 10.01 | +25.1 | 25 | \*\*regressed\*\* | - | - |' "$T/v.md"
 	[[ "${stderr_lines[0]}" == "metric  base "* ]]
 }
 
@@ -50,7 +50,7 @@ last() {
 	jq -c 'if .metric then . else .metrics = 1 end' "$T/ok-3.jsonl" > "$T/x" && mv "$T/x" "$T/ok-3.jsonl"
 	run -0 --separate-stderr mergeshards -n 3 -m "$T/v.md" "$T"/ok-[123].jsonl
 	[ "$(last | jq -c '[.verdict, .metrics, .shards]')" = '["ok",2,3]' ]
-	[ "$(head -n 1 "$T/v.md")" = '**perfgate: ok**: 2 metrics within budget, 3 shards' ]
+	[ "$(head -n 1 "$T/v.md")" = '**cmpbudget: ok**: 2 metrics within budget' ]
 	# The three shards of the worked example regress as one.
 	run -1 --separate-stderr mergeshards -n 3 "$T"/shard-[123].jsonl
 	[ "$(last | jq -c .regressed)" = '["d_ns","b_ns"]' ]
@@ -99,7 +99,7 @@ last() {
 	run -2 --separate-stderr mergeshards -m "$T/v.md" "$T/shard-1.jsonl" "$T/err.jsonl"
 	[ "$(last | jq -r .verdict)" = error ]
 	[ "$(last | jq -r .error)" = "$T/err.jsonl: the shard could not be decided: head: build: the build failed" ]
-	[ "$(head -n 1 "$T/v.md")" = "**perfgate: error**: $T/err.jsonl: the shard could not be decided: head: build: the build failed" ]
+	[ "$(head -n 1 "$T/v.md")" = "**cmpbudget: error**: $T/err.jsonl: the shard could not be decided: head: build: the build failed" ]
 }
 
 @test "mergeshards: a cut shard, a malformed line, a record after the summary" {
@@ -132,4 +132,43 @@ last() {
 	[ "${stderr_lines[0]}" = "usage: mergeshards [-V] [-m markdown] [-n shards] file ..." ]
 	run -2 --separate-stderr mergeshards -n 0 x
 	[ "${stderr_lines[0]}" = "mergeshards: -n 0: out of range" ]
+}
+
+@test "mergeshards: man example: make gate GATE_SHARD=2/3 && cp build/gate/verdict.jsonl shard-2.jsonl; mergeshards -n 3 -m verdict.md shard-*.jsonl" {
+	# The kata's four metrics in three shards, each gated by a make of its
+	# own as a runner would (the same GATEDIR, so the same build commands),
+	# base and head alternating within it, then judged as one.
+	unset MAKEFLAGS MFLAGS MAKELEVEL GATEDIR BASE HEAD BUDGET RUNS
+	# A budget no noise can break (ten times), so that no verdict hangs on the machine's load.
+	printf 'runs = 3\n\n[budget]\nmatmul_ns = 10\nsum_ns = 10\nrmsnorm_ns = 10\ncount_below_ns = 10\n' > "$T/loose.toml"
+	# (not i: bats's run sets it)
+	for shard in 1 2 3; do
+		run -0 --separate-stderr make -C "$TOP" --no-print-directory gate GATE_SHARD=$shard/3 GATEDIR="$T/gate" BUDGET="$T/loose.toml"
+		cp "$T/gate/verdict.jsonl" "$T/shard-$shard.jsonl"
+		cp "$T/gate/runs.jsonl" "$T/runs-$shard.jsonl"
+	done
+	cd "$T"
+	# 4 metrics, sorted, dealt round-robin: count_below_ns and sum_ns, matmul_ns, rmsnorm_ns;
+	# each shard judges its share in the budget file's order.
+	[ "$(jq -r 'select(.metric) | .metric' shard-1.jsonl | tr '\n' ' ')" = "sum_ns count_below_ns " ]
+	[ "$(jq -r 'select(.metric) | .metric' shard-2.jsonl)" = matmul_ns ]
+	[ "$(tail -n 1 shard-2.jsonl | jq -c '[.metrics, .unbudgeted]')" = '[1,[]]' ]
+	# Each shard measured only its share (BENCH_CASES).
+	[ "$(jq -r 'keys[] | select(endswith("_ns"))' runs-2.jsonl | sort -u)" = matmul_ns ]
+	run -0 --separate-stderr mergeshards -n 3 -m verdict.md shard-*.jsonl
+	[ "$(last | jq -c '[.verdict, .metrics, .shards]')" = '["ok",4,3]' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .metric' | sort | tr '\n' ' ')" = "count_below_ns matmul_ns rmsnorm_ns sum_ns " ]
+	[ "$(last | jq -r .budget_sha256)" = "$(sha256sum < loose.toml | cut -c1-64)" ]
+	grep -q '^| matmul_ns |' verdict.md
+	# Two of the three are not the whole.
+	run -2 --separate-stderr mergeshards -n 3 shard-1.jsonl shard-3.jsonl
+	[ "$(last | jq -r .error)" = "2 shards given, 3 expected" ]
+	# A shard of a 2-way split overlaps the 3-way split's first.
+	run -0 --separate-stderr make -C "$TOP" --no-print-directory gate GATE_SHARD=1/2 GATEDIR="$T/gate" BUDGET="$T/loose.toml"
+	cp "$T/gate/verdict.jsonl" half-1.jsonl
+	run -2 --separate-stderr mergeshards shard-1.jsonl half-1.jsonl
+	[ "$(last | jq -r .error)" = "half-1.jsonl:2: metric count_below_ns also in shard-1.jsonl:2: the shards overlap" ]
+	# A shard that is not i/n cannot be decided, before anything is built.
+	run -2 --separate-stderr make -C "$TOP" --no-print-directory gate GATE_SHARD=5/4 GATEDIR="$T/gate" BUDGET="$T/loose.toml"
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r '[.verdict, .step] | join(" ")')" = "error shard" ]
 }

@@ -39,7 +39,6 @@ setup() {
 }
 
 @test "shard.sh: the share is what cmpbudget -M judges, by the whole budget file" {
-	cmpbudget -h 2>&1 | grep -q -- '-M metrics' || skip "cmpbudget has no -M yet"
 	printf '%s\n' '{"side":"base","stat":"min","d_ns":1,"g_ns":1,"j_ns":1}' \
 	    '{"side":"head","stat":"min","d_ns":1,"g_ns":1,"j_ns":2}' > "$T/stats.jsonl"
 	run -1 --separate-stderr cmpbudget -b "$T/budget.toml" -M "$(sh "$SH" 3/3 "$T/budget.toml")" "$T/stats.jsonl"
