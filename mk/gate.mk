@@ -60,7 +60,7 @@ GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(GATE_KATA_H)
 # From another project's Makefile, build the tools in the checkout they live
 # in; a tool depends on every source of bin/, as it does there.
 $(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c $(wildcard $(PERFGATE_DIR)/bin/*.[ch]) $(PERFGATE_DIR)/bench/sha256.h
-	+$(MAKE) -C $(PERFGATE_DIR) bin/$*
+	@+$(MAKE) --no-print-directory -C $(PERFGATE_DIR) bin/$* >&2
 else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
