@@ -14,12 +14,17 @@ LDLIBS = -lm
 PG_CFLAGS = -std=c11
 PG_CPPFLAGS = -D_GNU_SOURCE -Ibin -Ibench
 
+# The version, from the VERSION file: every tool's -V, the man pages'
+# footers, make dist's tarball.
+PERFGATE_VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
+
 # The kernels checked and benchmarked: any file that defines kata/kernels.h.
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget countof
 # make compare's own (mk/compare.mk)
 TOOLS += refjudge perfdoc
+TOOLS += plotrounds mergeshards
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
@@ -29,12 +34,16 @@ MAN1 = $(TOOLS:%=man/%.1)
 MAN7 = man/perfgate.7
 
 .PHONY: all test check grade bench bench-gate bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
+.PHONY: dist distcheck
 
 all: $(TOOLBIN)
 
 bin/%.o: bin/%.c $(HDR)
 	$(CC) $(PG_CFLAGS) $(CFLAGS) $(WARNFLAGS) $(PG_CPPFLAGS) $(CPPFLAGS) -c -o $@.tmp $<
 	mv -f $@.tmp $@
+
+bin/version.o: VERSION
+bin/version.o: PG_CPPFLAGS += -DPERFGATE_VERSION='"$(PERFGATE_VERSION)"'
 
 bin/libperfgate.a: $(LIBOBJ)
 	rm -f $@.tmp
@@ -105,10 +114,13 @@ install: all
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
 	cp -f mk/gate.mk mk/gate.sh mk/noise.sh mk/counts.mk $(DESTDIR)$(DATADIR)/
 	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
+	cp -f ci/perfgate-ci.sh mk/shard.sh $(DESTDIR)$(DATADIR)/
 	cp -f bench/bench.h bench/bench_counts.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
+	# Every installed page's footer names this version.
+	sed -i 's/^\.Os.*/.Os perfgate $(PERFGATE_VERSION)/' $(MAN1:man/%=$(DESTDIR)$(MANPREFIX)/man1/%) $(MAN7:man/%=$(DESTDIR)$(MANPREFIX)/man7/%)
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/perfgate
@@ -118,3 +130,33 @@ uninstall:
 clean:
 	rm -f $(TOOLBIN) bin/*.o bin/*.a bin/*.tmp
 	rm -rf build
+
+# A release: perfgate-<version>.tar.gz in DISTDIR, holding the files git
+# tracks (in an unpacked release, those its MANIFEST lists) under
+# perfgate-<version>/, byte for byte the same from the same files: sorted,
+# owned by root, dated by the last commit (or SOURCE_DATE_EPOCH).
+DISTDIR = .
+DISTNAME = perfgate-$(PERFGATE_VERSION)
+dist:
+	rm -rf build/dist
+	mkdir -p build/dist/$(DISTNAME)
+	if [ -f MANIFEST ]; then cat MANIFEST; else git ls-files; fi | grep -vx MANIFEST | LC_ALL=C sort > build/dist/MANIFEST
+	test -s build/dist/MANIFEST
+	tar -cf - -T build/dist/MANIFEST | tar -xf - -C build/dist/$(DISTNAME)
+	cp build/dist/MANIFEST build/dist/$(DISTNAME)/MANIFEST
+	cd build/dist && tar --sort=name --owner=0 --group=0 --numeric-owner \
+	    --mtime=@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || echo 0)} \
+	    -cf - $(DISTNAME) | gzip -n -9 > $(DISTNAME).tar.gz.tmp
+	mkdir -p $(DISTDIR)
+	mv -f build/dist/$(DISTNAME).tar.gz.tmp $(DISTDIR)/$(DISTNAME).tar.gz
+	rm -rf build/dist
+	@echo "dist: $(DISTDIR)/$(DISTNAME).tar.gz"
+
+# The release builds and checks itself from a clean directory of its own.
+distcheck: dist
+	rm -rf build/distcheck
+	mkdir -p build/distcheck
+	tar -xzf $(DISTDIR)/$(DISTNAME).tar.gz -C build/distcheck
+	$(MAKE) -C build/distcheck/$(DISTNAME) all check lint-man
+	build/distcheck/$(DISTNAME)/bin/plotrounds -V
+	rm -rf build/distcheck

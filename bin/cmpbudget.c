@@ -59,7 +59,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key]"
-	    " [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
+	    " [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -191,6 +191,9 @@ bookkeeping(const struct jfield *f)
  * The numbers of each side's judged record that the budget does not name:
  * a new benchmark must not go ungated unnoticed.
  */
+/* -M: the budget's metrics left to other shards, budgeted but not judged here. */
+static struct budget othershare;
+
 static void
 find_unbudgeted(void)
 {
@@ -201,7 +204,8 @@ find_unbudgeted(void)
 	for (s = 0; s < NSIDE; s++)
 		for (i = 0; i < slots[s][ST_MAIN].rec.n; i++) {
 			f = &slots[s][ST_MAIN].rec.field[i];
-			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL)
+			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL ||
+			    budget_find(&othershare, f->key, f->keylen) != NULL)
 				continue;
 			for (j = 0; j < nunbudgeted; j++)
 				if (jfield_is(f, unbudgeted[j]))
@@ -211,6 +215,40 @@ find_unbudgeted(void)
 			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
 			unbudgeted[nunbudgeted++] = xmemdup(f->key, f->keylen);
 		}
+}
+
+/*
+ * -M: judge only the budget's metrics that list names, comma-separated (a
+ * shard's share of a gate, GATE_SHARD), keeping the budget file's order and
+ * digest. A name the budget lacks is an error.
+ */
+static void
+only(const char *list)
+{
+	const char *p, *end;
+	size_t i, k = 0, len;
+	int keep;
+
+	for (i = 0; i < budget.n; i++) {
+		len = strlen(budget.entry[i].name);
+		keep = 0;
+		for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
+			end = p + strcspn(p, ",");
+			keep |= (size_t)(end - p) == len && memcmp(p, budget.entry[i].name, len) == 0;
+		}
+		if (keep) {
+			budget.entry[k++] = budget.entry[i];
+		} else {
+			othershare.entry = xrealloc(othershare.entry, (othershare.n + 1) * sizeof *othershare.entry);
+			othershare.entry[othershare.n++] = budget.entry[i];
+		}
+	}
+	budget.n = k;
+	for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		if (budget_find(&budget, p, (size_t)(end - p)) == NULL)
+			fail("-M: %.*s: not a metric of the budget file", (int)(end - p), p);
+	}
 }
 
 /* The judgment. */
@@ -432,7 +470,7 @@ int
 main(int argc, char *argv[])
 {
 	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *ifile = NULL, *why;
-	const char *stat = "min", *sidestat[NSIDE] = { NULL, NULL };
+	const char *stat = "min", *sidestat[NSIDE] = { NULL, NULL }, *onlylist = NULL;
 	struct result *res = NULL;
 	static struct rounds rs;
 	static struct counts cnt;
@@ -445,7 +483,7 @@ main(int argc, char *argv[])
 
 	setargv0(argv[0]);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:c:f:H:i:k:m:nr:S:s:u")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:f:H:i:k:M:m:nr:S:s:u")) != -1) {
 		switch (c) {
 		case 'B':
 			sidename[SIDE_BASE] = optarg;
@@ -469,6 +507,9 @@ main(int argc, char *argv[])
 			break;
 		case 'k':
 			key = optarg;
+			break;
+		case 'M':
+			onlylist = optarg;
 			break;
 		case 'm':
 			mdfile = optarg;
@@ -514,6 +555,8 @@ main(int argc, char *argv[])
 			die("%s", msg);
 		failmsg(msg);
 	}
+	if (onlylist != NULL && nerrs == 0)
+		only(onlylist);
 	/* -n: the budget file is valid, and the gate learns its rounds. */
 	if (check) {
 		printf("%ld\n", budget.runs);
@@ -602,5 +645,6 @@ main(int argc, char *argv[])
 	rounds_free(&rs, &budget);
 	counts_free(&cnt);
 	budget_free(&budget);
+	budget_free(&othershare);
 	return status;
 }

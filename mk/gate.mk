@@ -60,7 +60,7 @@ GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(PERFGATE_DIR)/bench/bench_counts
 # From another project's Makefile, build the tools in the checkout they live
 # in; a tool depends on every source of bin/, as it does there.
 $(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c $(wildcard $(PERFGATE_DIR)/bin/*.[ch]) $(PERFGATE_DIR)/bench/sha256.h
-	+$(MAKE) -C $(PERFGATE_DIR) bin/$*
+	@+$(MAKE) --no-print-directory -C $(PERFGATE_DIR) bin/$* >&2
 else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
@@ -98,6 +98,10 @@ GATE_NOISE ?= 0.1
 GATE_UNBUDGETED ?= ok
 # Where gate.sh report writes the gate's exit status, for perfgate.
 GATE_STATUS ?=
+# GATE_SHARD=i/n gates only shard i of n of the budget's metrics (shard.sh
+# has the rule), for a suite split over CI runners; mergeshards(1) judges
+# the shards as one.
+export GATE_SHARD
 
 # How a side is built and benchmarked. Both run with GATE_SIDE set to the
 # side's tree (or, for a source file, the side's directory holding a copy

@@ -139,8 +139,15 @@ cmd_settings() {
 	n=$("$bin/cmpbudget" -b "$budget" -n 2> "$dir/budget.err") ||
 		fail "$dir" both budget "$(sed 's/^cmpbudget: //' "$dir/budget.err" | head -n 1)"
 	[ -n "$runs" ] || runs=$n
-	printf 'runs %s\ntimeout %s\nalternate %s\nenv %s\n' "$runs" "$timeout" "$flags" \
-	    "$(env | grep '^BENCH_' | sort | tr '\n' ' ')" > "$dir/runs.id.tmp"
+	# GATE_SHARD=i/n: only shard i's share of the budget's metrics (shard.sh),
+	# named to the benchmark in BENCH_CASES and to cmpbudget with -M.
+	cases=
+	if [ -n "${GATE_SHARD:-}" ]; then
+		cases=$(sh "$(dirname "$0")/shard.sh" "$GATE_SHARD" "$budget" 2> "$dir/shard.err") ||
+			fail "$dir" both shard "$(sed 's/^shard.sh: //' "$dir/shard.err" | head -n 1)"
+	fi
+	printf 'runs %s\ntimeout %s\nalternate %s\nenv %s\ncases %s\n' "$runs" "$timeout" "$flags" \
+	    "$(env | grep '^BENCH_' | sort | tr '\n' ' ')" "$cases" > "$dir/runs.id.tmp"
 	replace "$dir/runs.id"
 }
 
@@ -150,8 +157,8 @@ cmd_rule() {
 	ok|error) ;;
 	*) fail "$dir" both judge "GATE_UNBUDGETED=$unbudgeted: not ok or error" ;;
 	esac
-	printf 'budget %s\nbudget_sha256 %s\nconfirm %s\nnoise %s\nunbudgeted %s\n' "$budget" "$(sha "$budget")" \
-	    "$confirm" "$noise" "$unbudgeted" \
+	printf 'budget %s\nbudget_sha256 %s\nconfirm %s\nnoise %s\nunbudgeted %s\ncases %s\n' "$budget" "$(sha "$budget")" \
+	    "$confirm" "$noise" "$unbudgeted" "$(id_get "$dir/runs.id" cases)" \
 	    > "$dir/judge.id.tmp"
 	replace "$dir/judge.id"
 }
@@ -402,6 +409,8 @@ alternate_rounds() {
 		IFS=$saved
 	done
 	rm -f "$dir/block.jsonl"
+	cases=$(id_get "$dir/runs.id" cases)
+	if [ -n "$cases" ]; then BENCH_CASES=$cases; export BENCH_CASES; fi
 	# shellcheck disable=SC2086
 	{ "$bin/alternate" -r "$count" -t "$timeout" -n "$from" $flags "$@" -o "$dir/block.jsonl" \
 	    "base=$(cat "$dir/base/bench.cmd")" "head=$(cat "$dir/head/bench.cmd")"
@@ -469,7 +478,8 @@ more() {
 settle() {
 	settled=0
 	doubt_stats "$1" "$2" || { verdict=2; return; }
-	"$2/cmpbudget" -b "$3" "$1/doubt.jsonl" > "$1/settle.jsonl" 2>/dev/null
+	cases=$(id_get "$1/judge.id" cases)
+	"$2/cmpbudget" -b "$3" ${cases:+-M "$cases"} "$1/doubt.jsonl" > "$1/settle.jsonl" 2>/dev/null
 	verdict=$?
 	[ "$4" = off ] && return
 	settled=$(awk -v nu="$4" '
@@ -500,7 +510,8 @@ doubt_stats() {
 # cmpbudget's rule on each side's minimum.
 regresses() {
 	doubt_stats "$1" "$2" || return 1
-	"$2/cmpbudget" -b "$3" "$1/doubt.jsonl" > /dev/null 2>&1
+	cases=$(id_get "$1/judge.id" cases)
+	"$2/cmpbudget" -b "$3" ${cases:+-M "$cases"} "$1/doubt.jsonl" > /dev/null 2>&1
 	[ $? = 1 ]
 }
 
@@ -510,7 +521,7 @@ regresses() {
 # round. The rule is the same (cmpbudget's), only base's statistic differs.
 doubtful() {
 	regresses "$@" || return 1
-	"$2/cmpbudget" -b "$3" -S base=max "$1/doubt.jsonl" > /dev/null 2>&1
+	"$2/cmpbudget" -b "$3" ${cases:+-M "$cases"} -S base=max "$1/doubt.jsonl" > /dev/null 2>&1
 }
 
 cmd_judge() {
@@ -565,8 +576,9 @@ cmd_judge() {
 	mv -f "$dir/stats.jsonl.tmp" "$dir/stats.jsonl"
 	strict=
 	[ "$(id_get "$dir/judge.id" unbudgeted)" = error ] && strict=-u
+	cases=$(id_get "$dir/judge.id" cases)
 	# shellcheck disable=SC2086
-	"$bin/cmpbudget" $strict -b "$budget" -r "$dir/runs.jsonl" -m "$dir/verdict.md" "$dir/stats.jsonl" \
+	"$bin/cmpbudget" $strict -b "$budget" ${cases:+-M "$cases"} -r "$dir/runs.jsonl" -m "$dir/verdict.md" "$dir/stats.jsonl" \
 	    > "$dir/verdict.jsonl.tmp" 2> "$dir/verdict.txt"
 	status=$?
 	if [ $status -gt 2 ] || [ ! -s "$dir/verdict.jsonl.tmp" ]; then

@@ -354,7 +354,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key] [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -700,4 +700,13 @@ examples=(
 	run -0 --separate-stderr cmpbudget -b b.toml in.jsonl
 	[[ "${lines[0]}" == *'"base":1090.3488372093022,"head":1045.5,'* ]]
 	[[ "${stderr_lines[1]}" == "x_ns    1090.35  1045.5  "* ]]
+}
+
+@test "cmpbudget -M judges only the metrics named, by the whole budget file" {
+	run -1 --separate-stderr cmpbudget -M d_ns,b_ns "$D/worked.jsonl"
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .metric' | tr '\n' ' ')" = "b_ns d_ns " ]
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -c '[.metrics, .regressed, .unbudgeted, .budget_sha256]')" = \
+	    "[2,[\"b_ns\",\"d_ns\"],[],\"$(sha256sum < "$D/budget.toml" | cut -c1-64)\"]" ]
+	run -2 --separate-stderr cmpbudget -M b_ns,x_ns "$D/worked.jsonl"
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .error)" = "-M: x_ns: not a metric of the budget file" ]
 }

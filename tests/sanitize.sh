@@ -13,7 +13,7 @@ done
 bats=
 for t in $tools; do
 	# shellcheck disable=SC2086
-	${CC:-cc} -std=c11 -D_GNU_SOURCE -Ibin -Ibench $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
+	${CC:-cc} -std=c11 -D_GNU_SOURCE -DPERFGATE_VERSION="\"$(cat VERSION)\"" -Ibin -Ibench $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
 	[ -f "tests/$t.bats" ] && bats="$bats tests/$t.bats"
 done
 for extra in compare; do

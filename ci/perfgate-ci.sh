@@ -1,0 +1,141 @@
+#!/bin/sh
+# perfgate-ci.sh: the shell steps of perfgate's CI jobs, kept out of the
+# YAML so that they can be run and tested anywhere.
+#
+#	perfgate-ci.sh gate [-s i/n] BRANCH [variable=value ...]
+#	perfgate-ci.sh merge [-n shards] verdict.jsonl ...
+#
+# gate: gates the work tree (HEAD=.) against origin/BRANCH, fetching that
+# branch when the clone lacks it, with `perfgate BASE=origin/BRANCH HEAD=.`
+# and the variables given; -s i/n gates shard i of n (GATE_SHARD). merge:
+# judges the shards' verdicts as one with mergeshards, writing
+# build/gate/verdict.md and verdict.jsonl.
+#
+# Either way the Markdown verdict is appended to $GITHUB_STEP_SUMMARY when
+# it is set (GitHub Actions) and printed on standard output (every CI's
+# log), every picture and record stays in build/gate for the artifact, and
+# the exit status is perfgate's: 0 ok, 1 regressed, 2 cannot decide.
+usage() {
+	echo "usage: perfgate-ci.sh gate [-s i/n] branch [variable=value ...]" >&2
+	echo "       perfgate-ci.sh merge [-n shards] verdict.jsonl ..." >&2
+	exit 2
+}
+
+gatedir=${GATEDIR:-build/gate}
+
+# Whether file $1 exists and is newer than file $2 (test -nt is not POSIX).
+newer() {
+	[ -e "$1" ] && [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]
+}
+
+# summary STATUS OUT MARKER: the Markdown verdict of this job. A verdict
+# (0 or 1) comes with its table, written with it, even from the gate's
+# cache; an undecided gate shows its summary record, and the table only
+# when this run wrote one (a budget naming a metric the bench lacks).
+summary() {
+	status=$1 out=$2 marker=$3
+	{
+		echo "### perfgate"
+		echo
+		if [ "$status" -le 1 ] && [ -f "$gatedir/verdict.md" ] || newer "$gatedir/verdict.md" "$marker"; then
+			cat "$gatedir/verdict.md"
+			echo
+		fi
+		if [ "$status" -gt 1 ]; then
+			echo "**perfgate: cannot decide** (status $status):"
+			echo
+			echo '```'
+			tail -n 1 "$out"
+			echo '```'
+		fi
+		if [ -f "$gatedir/rounds.svg" ]; then
+			echo
+			echo "Every round is drawn in rounds.svg, kept with the records in the job's artifact."
+		fi
+	} > "$gatedir/summary.md"
+	cat "$gatedir/summary.md"
+	if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+		cat "$gatedir/summary.md" >> "$GITHUB_STEP_SUMMARY"
+	fi
+}
+
+# A marker older than anything this run writes, for summary's freshness.
+start() {
+	mkdir -p "$gatedir" || exit 2
+	marker=$gatedir/.ci-start
+	: > "$marker"
+}
+
+cmd_gate() {
+	shard=
+	while getopts :s: opt; do
+		case $opt in
+		s) shard=$OPTARG ;;
+		*) usage ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -ge 1 ] || usage
+	branch=$1
+	shift
+	# A shallow or single-branch clone (actions/checkout's default, GitLab's
+	# GIT_DEPTH) lacks the base branch: fetch it whole, so that its commit
+	# exists, whatever depth the clone has.
+	if ! git rev-parse --verify --quiet "origin/$branch^{commit}" > /dev/null; then
+		echo "perfgate-ci: fetching origin/$branch" >&2
+		git fetch --no-tags origin "+refs/heads/$branch:refs/remotes/origin/$branch" || exit 2
+	fi
+	start
+	out=$gatedir/perfgate.out
+	status=0
+	${PERFGATE:-perfgate} BASE="origin/$branch" HEAD=. ${shard:+GATE_SHARD="$shard"} "$@" > "$out" || status=$?
+	# The picture, when the gate did not draw it already.
+	if [ -f "$gatedir/runs.jsonl" ] && ! newer "$gatedir/rounds.svg" "$gatedir/runs.jsonl" &&
+	    command -v plotrounds > /dev/null 2>&1; then
+		plotrounds -v "$gatedir/verdict.jsonl" -o "$gatedir/rounds.svg" "$gatedir/runs.jsonl" || true
+	fi
+	summary "$status" "$out" "$marker"
+	rm -f "$marker"
+	exit "$status"
+}
+
+cmd_merge() {
+	n=
+	while getopts :n: opt; do
+		case $opt in
+		n) n=$OPTARG ;;
+		*) usage ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -ge 1 ] || usage
+	start
+	out=$gatedir/verdict.jsonl
+	status=0
+	# Written beside, then renamed: make must never trust half a verdict.
+	mergeshards ${n:+-n "$n"} -m "$gatedir/verdict.md" "$@" > "$out.tmp" || status=$?
+	mv -f "$out.tmp" "$out"
+	# One picture of every shard's rounds, from the runs kept beside each
+	# verdict: each metric's panel holds its own shard's rounds.
+	n=$#
+	for v; do
+		d=$(dirname "$v")
+		if [ -f "$d/runs.jsonl" ]; then set -- "$@" "$d/runs.jsonl"; fi
+	done
+	shift "$n"
+	if [ $# -gt 0 ] && command -v plotrounds > /dev/null 2>&1; then
+		plotrounds -v "$out" -o "$gatedir/rounds.svg" "$@" || true
+	fi
+	summary "$status" "$out" "$marker"
+	rm -f "$marker"
+	exit "$status"
+}
+
+[ $# -ge 1 ] || usage
+cmd=$1
+shift
+case $cmd in
+gate) cmd_gate "$@" ;;
+merge) cmd_merge "$@" ;;
+*) usage ;;
+esac

@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# perfgate-ci: the shell steps of the CI templates (ci/perfgate-ci.sh), run
+# in throwaway git repositories of tests/fixtures/project as a CI runner
+# runs them: a pull request's work tree against origin/<base>, the job
+# summary in $GITHUB_STEP_SUMMARY, build/gate kept for the artifact.
+
+load common
+
+FIX=$TOP/tests/fixtures
+MK=$TOP/mk/gate.mk
+CI=$TOP/ci/perfgate-ci.sh
+
+setup() {
+	export GIT_AUTHOR_NAME=perfgate GIT_AUTHOR_EMAIL=perfgate@example.org
+	export GIT_COMMITTER_NAME=perfgate GIT_COMMITTER_EMAIL=perfgate@example.org
+	export GIT_CONFIG_NOSYSTEM=1 HOME=$BATS_TEST_TMPDIR
+	unset MAKEFLAGS MAKELEVEL GATEDIR BASE HEAD BUDGET RUNS GITHUB_STEP_SUMMARY
+	T=$BATS_TEST_TMPDIR
+	REPO=$T/repo
+}
+
+# The fixture as the first commit of branch main of a repository "origin",
+# and a clone of it with a pull request's branch "pr" checked out.
+mkorigin() {
+	cp -R "$FIX/project" "$T/origin"
+	git -C "$T/origin" init -q -b main
+	git -C "$T/origin" add -A
+	git -C "$T/origin" commit -q -m 'fx: a sum and a max'
+	git clone -q "$T/origin" "$REPO"
+	cd "$REPO"
+	git checkout -q -b pr
+}
+
+@test "perfgate-ci: a slowed pull request regresses: status 1, the table in the job summary, build/gate kept" {
+	mkorigin
+	cp "$FIX/variants/slow-fx.c" src/fx.c
+	git commit -q -am 'fx: a volatile sum'
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	echo 'an earlier step' > "$GITHUB_STEP_SUMMARY"
+	run -1 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	# Appended to the job summary, and shown in the log.
+	[ "$(head -n 1 "$GITHUB_STEP_SUMMARY")" = 'an earlier step' ]
+	grep -qx '### perfgate' "$GITHUB_STEP_SUMMARY"
+	grep -qx '\*\*cmpbudget: regressed\*\*: `fx_sum_ns`' "$GITHUB_STEP_SUMMARY"
+	grep -q '^| fx_sum_ns | .* | \*\*regressed\*\* |' "$GITHUB_STEP_SUMMARY"
+	[[ "$output" == *'**cmpbudget: regressed**: `fx_sum_ns`'* ]]
+	# The artifact: records, statistics, verdict, picture, perfgate's output.
+	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .verdict)" = regressed ]
+	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .base.commit)" = "$(git rev-parse origin/main)" ]
+	[ -s build/gate/runs.jsonl ] && [ -s build/gate/stats.jsonl ] && [ -s build/gate/verdict.md ]
+	xmllint --noout build/gate/rounds.svg
+	grep -q 'fx_sum_ns: regressed' build/gate/rounds.svg
+	[ ! -e build/gate/.ci-start ]
+}
+
+@test "perfgate-ci: a clone without the base branch fetches it, and an unchanged pull request passes" {
+	mkorigin
+	echo 'a README' > README && git add README && git commit -q -m README
+	git push -q origin pr
+	# A single-branch clone of the pull request, as actions/checkout makes one.
+	git clone -q --single-branch --branch pr "$T/origin" "$T/single"
+	cd "$T/single"
+	run -1 git rev-parse --verify --quiet origin/main
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	run -0 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[[ "$stderr" == *"perfgate-ci: fetching origin/main"* ]]
+	grep -q '^\*\*cmpbudget: ok\*\*: 2 metrics within budget' "$GITHUB_STEP_SUMMARY"
+	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .base.commit)" = "$(git -C "$T/origin" rev-parse main)" ]
+}
+
+@test "perfgate-ci: a pull request that does not build cannot be decided: status 2, the reason in the summary" {
+	mkorigin
+	cp "$FIX/variants/broken-fx.c" src/fx.c
+	git commit -q -am 'fx: does not compile'
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	run -2 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	grep -qx '\*\*perfgate: cannot decide\*\* (status 2):' "$GITHUB_STEP_SUMMARY"
+	[ "$(sed -n '/^```$/,/^```$/p' "$GITHUB_STEP_SUMMARY" | sed -n 2p | jq -r '[.side, .step] | join(" ")')" = "head build" ]
+	run -1 grep -q cmpbudget "$GITHUB_STEP_SUMMARY"
+	# A base branch that is nowhere cannot be decided either.
+	run -2 --separate-stderr sh "$CI" gate no-such-branch GATE_MK="$MK"
+}
+
+@test "perfgate-ci: without GITHUB_STEP_SUMMARY (GitLab), the verdict is in the log and in build/gate/summary.md" {
+	mkorigin
+	run -0 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[ "${lines[0]}" = '### perfgate' ]
+	[[ "$output" == *'**cmpbudget: ok**'* ]]
+	cmp -s build/gate/summary.md <(printf '%s\n' "$output")
+}
+
+@test "perfgate-ci: usage errors exit 2" {
+	run -2 --separate-stderr sh "$CI"
+	[ "${stderr_lines[0]}" = "usage: perfgate-ci.sh gate [-s i/n] branch [variable=value ...]" ]
+	run -2 --separate-stderr sh "$CI" gate
+	run -2 --separate-stderr sh "$CI" merge
+	run -2 --separate-stderr sh "$CI" deploy
+}
+
+@test "perfgate-ci: the templates are YAML that call the script, with the base branch and the artifact" {
+	y() { /usr/bin/python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' "$1"; }
+	run -0 y "$TOP/ci/github/perfgate.yml"
+	[ "$(printf '%s' "$output" | jq -r '.jobs.perfgate.steps[] | select(.run) | .run' | grep -c 'perfgate-ci.sh gate "$GITHUB_BASE_REF"')" -eq 1 ]
+	[ "$(printf '%s' "$output" | jq -r '.jobs.perfgate.steps[] | select(.uses // "" | startswith("actions/upload-artifact")) | .if')" = 'always()' ]
+	[ "$(printf '%s' "$output" | jq -r '.jobs.perfgate.steps[0].with["fetch-depth"]')" = 0 ]
+	run -0 y "$TOP/ci/github/perfgate-shards.yml"
+	[ "$(printf '%s' "$output" | jq -c .jobs.shard.strategy.matrix.shard)" = '[1,2,3]' ]
+	[ "$(printf '%s' "$output" | jq -r .env.SHARDS)" = 3 ]
+	printf '%s' "$output" | jq -r '.jobs.merge.steps[] | select(.run) | .run' | grep -q 'perfgate-ci.sh merge -n "$SHARDS"'
+	run -0 y "$TOP/ci/gitlab/perfgate.gitlab-ci.yml"
+	printf '%s' "$output" | jq -r '.perfgate.script[0]' | grep -q 'perfgate-ci.sh gate "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"'
+	[ "$(printf '%s' "$output" | jq -r '.perfgate.artifacts.when')" = always ]
+	[ "$(printf '%s' "$output" | jq -r '.["perfgate:shards"].parallel')" = 3 ]
+	# Every path the templates install to is where make install puts it.
+	grep -q 'perfgate-ci.sh' "$TOP/Makefile"
+}
+
+@test "perfgate-ci: merge judges the shards' verdicts as one: the summary, the merged records, one picture" {
+	cd "$T"
+	D=$DATA/cmpbudget
+	# Two shards of the worked example, as two runners leave them: a verdict
+	# and the rounds beside it.
+	for i in 1 2; do
+		mkdir -p "shards/$i"
+		cmpbudget -b "$D/budget.toml" -M "$(sh "$TOP/mk/shard.sh" $i/2 "$D/budget.toml")" "$D/worked.jsonl" 2>/dev/null |
+		    sed "\$s|}\$|,\"base\":{\"commit\":\"c1\"},\"head\":{\"commit\":\"c2\"}}|" > "shards/$i/verdict.jsonl"
+		for r in 1 2; do
+			echo '{"side":"base","round":'$r',"slot":0,"a_ns":8.0,"b_ns":8.0,"c_ns":8.0,"d_ns":8.0}'
+			echo '{"side":"head","round":'$r',"slot":1,"a_ns":9.6,"b_ns":16.0,"c_ns":10.0,"d_ns":10.01}'
+		done > "shards/$i/runs.jsonl"
+	done
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	run -1 --separate-stderr sh "$CI" merge -n 2 shards/1/verdict.jsonl shards/2/verdict.jsonl
+	grep -qx '\*\*cmpbudget: regressed\*\*: `b_ns`, `d_ns`' "$GITHUB_STEP_SUMMARY"
+	[ "$(tail -n 1 build/gate/verdict.jsonl | jq -c '[.verdict, .metrics, .shards]')" = '["regressed",4,2]' ]
+	[ "$(grep -c '"metric"' build/gate/verdict.jsonl)" -eq 4 ]
+	xmllint --noout build/gate/rounds.svg
+	[ "$(grep -c 'font-weight="bold"' build/gate/rounds.svg)" -eq 4 ]
+	# A missing shard: the merge cannot decide, and says why.
+	run -2 --separate-stderr sh "$CI" merge -n 2 shards/1/verdict.jsonl
+	grep -q '^\*\*cmpbudget: error\*\*: 1 shard given, 2 expected' "$GITHUB_STEP_SUMMARY"
+}
