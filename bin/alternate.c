@@ -23,6 +23,7 @@
 #include "proc.h"
 #include "stats.h"
 #include "util.h"
+#include "version.h"
 
 /* How much of a failing side's stderr is shown again under the message. */
 #define TAILSIZE 2048
@@ -481,7 +482,7 @@ addside(const char *arg)
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
+	fprintf(stderr, "usage: %s [-V] [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
 	    " [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads]"
 	    " name=command ...\n", argv0);
 	exit(2);
@@ -503,6 +504,8 @@ main(int argc, char *argv[])
 	int c, pressure = 0;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	members = xmalloc((size_t)argc * sizeof *members);
 	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */

@@ -14,6 +14,7 @@
 #include "jsonl.h"
 #include "proc.h"
 #include "util.h"
+#include "version.h"
 
 #define NFIG 4
 #define DEFAULT_TIMEOUT_S 120.0
@@ -42,7 +43,7 @@ static double *num;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-a] [-i] [-n runs] [-t timeout] [-w warmups] [--] command [arg ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-V] [-a] [-i] [-n runs] [-t timeout] [-w warmups] [--] command [arg ...]\n", argv0);
 	exit(2);
 }
 
@@ -183,6 +184,8 @@ main(int argc, char *argv[])
 	size_t m;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	opts.timeout_s = DEFAULT_TIMEOUT_S;
 	opterr = 0;
 	/* '+': options end at the command, whose own options are its own. */

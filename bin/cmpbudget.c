@@ -24,6 +24,7 @@
 #include "rounds.h"
 #include "stats.h"
 #include "util.h"
+#include "version.h"
 
 /*
  * The records kept: for each side, the statistic it is judged by and the
@@ -58,7 +59,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key]"
+	fprintf(stderr, "usage: %s [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key]"
 	    " [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
 	exit(2);
 }
@@ -482,6 +483,8 @@ main(int argc, char *argv[])
 	char *msg;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":B:b:c:f:H:i:k:M:m:nr:S:s:u")) != -1) {
 		switch (c) {

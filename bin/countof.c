@@ -22,6 +22,7 @@
 #include "jsonl.h"
 #include "proc.h"
 #include "util.h"
+#include "version.h"
 
 #define DEFAULT_TIMEOUT_S 600.0
 #define DUMP_PREFIX "callgrind.out."
@@ -69,7 +70,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s [-c] [-d dir] [-s side] [-t timeout] [--] command [arg ...]\n"
 	    "       %s -j [-b budget] [file ...]\n"
-	    "       %s -l [-e threshold] time-verdict counts-verdict\n", argv0, argv0, argv0);
+	    "       %s -l [-e threshold] time-verdict counts-verdict\n"
+	    "       %s -V\n", argv0, argv0, argv0, argv0);
 	exit(2);
 }
 
@@ -385,6 +387,8 @@ main(int argc, char *argv[])
 	int c, cache = 0, judge = 0, layout = 0, keep, rc;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	opterr = 0;
 	/* '+': options end at the command, whose own options are its own. */
 	while ((c = getopt(argc, argv, "+:b:cd:e:jls:t:")) != -1) {

@@ -21,6 +21,7 @@
 #include "names.h"
 #include "stats.h"
 #include "util.h"
+#include "version.h"
 
 enum stat { ST_MIN, ST_MAX, ST_MEAN, ST_MEDIAN, ST_Q1, ST_Q3, NSTAT };
 
@@ -94,7 +95,7 @@ static int need_max, need_mean, need_values;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-k key] [-s stats] [-x fields] [file ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-V] [-k key] [-s stats] [-x fields] [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -534,6 +535,8 @@ main(int argc, char *argv[])
 	int c;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	stats[0] = ST_MIN;
 	nstats = 1;
 	opterr = 0;

@@ -17,6 +17,7 @@
 #include "perfjson.h"
 #include "perftable.h"
 #include "util.h"
+#include "version.h"
 
 /* The description a new document is written from (-m, -n, -A, -J, -s). */
 static struct buf runmeta;
@@ -317,7 +318,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-r old.json]"
 	    " [-A side:key=value] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
-	    "       %s -t | -q | -c table.md | -d dir perf.json\n", argv0, argv0);
+	    "       %s -t | -q | -c table.md | -d dir perf.json\n"
+	    "       %s -V\n", argv0, argv0, argv0);
 	exit(2);
 }
 
@@ -331,6 +333,8 @@ main(int argc, char *argv[])
 	struct doc d;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	opts = xmalloc((size_t)argc * 2 * sizeof *opts);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":A:c:C:d:J:m:n:o:qr:s:t")) != -1) {

@@ -16,6 +16,7 @@
 #include "jsonl.h"
 #include "stats.h"
 #include "util.h"
+#include "version.h"
 
 #define MAXSIDES 32
 
@@ -274,7 +275,8 @@ writerow(void)
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s -c case -s impl,ref,... runs.jsonl [stats.jsonl]\n", argv0);
+	fprintf(stderr, "usage: %s -c case -s impl,ref,... runs.jsonl [stats.jsonl]\n"
+	    "       %s -V\n", argv0, argv0);
 	exit(2);
 }
 
@@ -285,6 +287,8 @@ main(int argc, char *argv[])
 	int c;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":c:s:")) != -1) {
 		switch (c) {

@@ -429,9 +429,9 @@ williams_check() {
 
 @test "alternate: usage errors are exit 2" {
 	run -2 --separate-stderr alternate
-	[ "$stderr" = "usage: alternate [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
+	[ "$stderr" = "usage: alternate [-V] [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
 	run -2 --separate-stderr alternate -x a=true
-	[ "${stderr_lines[1]}" = "usage: alternate [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
+	[ "${stderr_lines[1]}" = "usage: alternate [-V] [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
 	run -2 --separate-stderr alternate -r
 	[[ ${stderr_lines[1]} == usage:* ]]
 	[ -z "$output" ]

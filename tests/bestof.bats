@@ -37,7 +37,7 @@ teardown() {
 # The bats process running this test: part of every marker.
 M=$$
 
-usage_line='usage: bestof [-a] [-i] [-n runs] [-t timeout] [-w warmups] [--] command [arg ...]'
+usage_line='usage: bestof [-V] [-a] [-i] [-n runs] [-t timeout] [-w warmups] [--] command [arg ...]'
 
 @test "bestof without a command prints usage and exits 2" {
 	run -2 --separate-stderr bestof

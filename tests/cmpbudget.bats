@@ -354,7 +354,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key] [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key] [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]

@@ -46,3 +46,12 @@ setup() {
 	run -0 make --no-print-directory dist DISTDIR="$T/again"
 	[ "$(tar -tzf "$T/again/perfgate-$V.tar.gz")" = "$(tar -tzf "$T/perfgate-$V.tar.gz")" ]
 }
+
+@test "dist: every tool and perfgate answer -V with the name and VERSION, nothing else" {
+	for t in $(cd "$TOP" && sed -n 's/^TOOLS [+]*= //p' Makefile) perfgate; do
+		run -0 --separate-stderr "$t" -V
+		[ "$output" = "$t $V" ]
+		[ "$stderr" = "" ]
+	done
+	run -2 --separate-stderr minjson -V -x a
+}

@@ -202,7 +202,7 @@ rejects() {	# rejects INPUT MESSAGE
 }
 
 @test "minjson: usage errors are exit 2 with the usage line" {
-	usage='usage: minjson [-k key] [-s stats] [-x fields] [file ...]'
+	usage='usage: minjson [-V] [-k key] [-s stats] [-x fields] [file ...]'
 	run -2 --separate-stderr minjson -z "$D/runs.jsonl"
 	[ "${stderr_lines[1]}" = "$usage" ]
 	run -2 --separate-stderr minjson -s min,avg "$D/runs.jsonl"

@@ -79,7 +79,8 @@ runs_with() {
 @test "refjudge: usage errors are exit 2" {
 	bad_options refjudge c
 	run -2 --separate-stderr refjudge -c sum runs.jsonl
-	[ "$stderr" = "usage: refjudge -c case -s impl,ref,... runs.jsonl [stats.jsonl]" ]
+	[ "${stderr_lines[0]}" = "usage: refjudge -c case -s impl,ref,... runs.jsonl [stats.jsonl]" ]
+	[ "${stderr_lines[1]}" = "       refjudge -V" ]
 	run -2 --separate-stderr refjudge -c sum -s kata "$R/runs.jsonl"
 	[ "$stderr" = "refjudge: -s: an implementation and at least one reference" ]
 	run -2 --separate-stderr refjudge -c 'a"b' -s a,b "$R/runs.jsonl"
