@@ -130,7 +130,7 @@ GATE_DRIVER_SHARED = $(if $(subst x$(BASE_CC)|$(BASE_CFLAGS),,x$(HEAD_CC)|$(HEAD
 GATE_BENCH ?= $(GATE_SIDE)/bench
 
 GATE_SH = sh $(GATE_MK_DIR)/gate.sh
-GATE_TOOLS = $(PERFGATE_BIN)/alternate $(PERFGATE_BIN)/minjson $(PERFGATE_BIN)/cmpbudget
+GATE_TOOLS = $(PERFGATE_BIN)/alternate $(PERFGATE_BIN)/minjson $(PERFGATE_BIN)/cmpbudget $(PERFGATE_BIN)/plotrounds
 
 gate_kind = $(if $(wildcard $(1)/.),tree,$(if $(wildcard $(1)),file,rev))
 # A revision's side is the directory of this Makefile within the export of

@@ -388,8 +388,7 @@ cmd_side() {
 # numbered from FROM, appended to GATEDIR/runs.jsonl.tmp. alternate orders
 # the sides by the round's number (base first in odd rounds, head in even
 # ones), so the order alternates across calls as within one. Each side's
-# records carry its identity members (alternate -a). alternate's stderr is
-# shown and kept.
+# records carry its identity members (alternate -a).
 alternate_rounds() {
 	dir=$1 bin=$2 from=$3 count=$4
 	timeout=$(id_get "$dir/runs.id" timeout)
@@ -411,13 +410,15 @@ alternate_rounds() {
 	rm -f "$dir/block.jsonl"
 	cases=$(id_get "$dir/runs.id" cases)
 	if [ -n "$cases" ]; then BENCH_CASES=$cases; export BENCH_CASES; fi
+	# alternate's stderr goes straight to the gate's, so that its progress
+	# line shows on a terminal (and only there); its failure record, not
+	# its messages, tells what failed.
 	# shellcheck disable=SC2086
-	{ "$bin/alternate" -r "$count" -t "$timeout" -n "$from" $flags "$@" -o "$dir/block.jsonl" \
+	"$bin/alternate" -r "$count" -t "$timeout" -n "$from" $flags "$@" -o "$dir/block.jsonl" \
 	    "base=$(cat "$dir/base/bench.cmd")" "head=$(cat "$dir/head/bench.cmd")"
-	  echo $? > "$dir/alternate.status"; } 2>&1 | tee "$dir/alternate.log" >&2
+	status=$?
 	[ -f "$dir/block.jsonl" ] && cat "$dir/block.jsonl" >> "$dir/runs.jsonl.tmp"
 	rm -f "$dir/block.jsonl"
-	status=$(cat "$dir/alternate.status")
 	[ "$status" = 0 ] || run_failed "$dir" "$status"
 }
 
@@ -589,6 +590,10 @@ cmd_judge() {
 	# exit status.
 	echo $status > "$dir/verdict.status"
 	mv -f "$dir/verdict.jsonl.tmp" "$dir/verdict.jsonl"
+	# The picture of the rounds: a reader's aid, so a failure to draw it
+	# is said but does not change the verdict.
+	"$bin/plotrounds" -v "$dir/verdict.jsonl" -o "$dir/rounds.svg" "$dir/runs.jsonl" ||
+	    echo "gate: no picture of the rounds ($dir/rounds.svg)" >&2
 }
 
 # The first 16 digits of a side's executable's digest, for messages.

@@ -623,3 +623,25 @@ C
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "grade: $T/slow/s01-x.patch:1: no one-line description before the diff" ]
 }
+
+@test "gate: each gate draws GATEDIR/rounds.svg, valid SVG that renders, a panel a metric" {
+	run -0 --separate-stderr make --no-print-directory gate GATEDIR="$G"
+	[ -s "$G/rounds.svg" ]
+	xmllint --noout "$G/rounds.svg"
+	rsvg-convert -o "$T/rounds.png" "$G/rounds.svg"
+	[ -s "$T/rounds.png" ]
+	for m in matmul_ns sum_ns rmsnorm_ns count_below_ns; do
+		grep -q "$m" "$G/rounds.svg"
+	done
+}
+
+@test "gate: alternate's progress shows on a terminal, and never in a log" {
+	command -v script >/dev/null || skip "script (bsdutils) not installed"
+	make -s all
+	# On a terminal (script gives the gate one): the progress line's erase.
+	script -qec "make --no-print-directory gate GATEDIR=$G/tty" /dev/null > "$T/tty.out"
+	grep -q $'\r\033\[K' "$T/tty.out"
+	# Into a file: none.
+	run -0 --separate-stderr make --no-print-directory gate GATEDIR="$G/log"
+	[[ "$stderr" != *$'\033'* ]]
+}
