@@ -1,7 +1,8 @@
 /*
  * countjudge: countof's judgments (countjudge.h): two sides' counts against the
- * budget file's [counts] section, and a time verdict joined to a counts
- * verdict, with the time regressions that moved no instruction named.
+ * budget file's [counts] section (read by budget.c, as cmpbudget reads
+ * the rest), and a time verdict joined to a counts verdict, with the time
+ * regressions that moved no instruction named.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,15 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "countjudge.h"
 #include "jsonl.h"
 #include "util.h"
-
-/* One budget of the [counts] section. */
-struct cbudget {
-	char *name;
-	double v;
-};
 
 /* A record kept with its line, which its fields point into. */
 struct kept {
@@ -28,8 +24,7 @@ struct kept {
 	unsigned long lineno;
 };
 
-static struct cbudget *budgets;
-static size_t nbudgets;
+static struct budget budgets;
 static char *firsterr;
 
 /* Keep the first reason the verdict cannot be decided; say every one. */
@@ -61,78 +56,14 @@ samekey(const char *a, size_t alen, const char *b)
 	return alen == strlen(b) && memcmp(a, b, alen) == 0;
 }
 
-/*
- * The [counts] section of path: "name = number" a line, a comment from
- * '#'. The rest of the file is cmpbudget's to check. Returns 0 or -1.
- */
-static int
-read_budget(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	char line[1024], *p, *eq, *end, *k, *ke;
-	unsigned long lineno = 0;
-	int in = 0;
-	size_t i;
-	double v;
-
-	if (fp == NULL) {
-		cfail("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof line, fp) != NULL) {
-		lineno++;
-		for (p = line; *p == ' ' || *p == '\t'; p++)
-			;
-		if (*p == '[') {
-			in = strncmp(p, "[counts]", 8) == 0;
-			continue;
-		}
-		if (!in)
-			continue;
-		p[strcspn(p, "#\r\n")] = '\0';
-		for (end = p + strlen(p); end > p && (end[-1] == ' ' || end[-1] == '\t'); end--)
-			;
-		*end = '\0';
-		if (*p == '\0')
-			continue;
-		eq = strchr(p, '=');
-		for (ke = eq; ke != NULL && ke > p && (ke[-1] == ' ' || ke[-1] == '\t'); ke--)
-			;
-		k = p;
-		if (eq == NULL || ke == k)
-			goto bad;
-		*ke = '\0';
-		for (p = eq + 1; *p == ' ' || *p == '\t'; p++)
-			;
-		if (parse_double(p, 0, 1e6, &v) != NULL)
-			goto bad;
-		for (i = 0; i < nbudgets; i++)
-			if (strcmp(budgets[i].name, k) == 0) {
-				cfail("%s:%lu: %s given twice", path, lineno, k);
-				fclose(fp);
-				return -1;
-			}
-		budgets = xrealloc(budgets, (nbudgets + 1) * sizeof *budgets);
-		budgets[nbudgets].name = xstrdup(k);
-		budgets[nbudgets++].v = v;
-	}
-	fclose(fp);
-	return 0;
-bad:
-	cfail("%s:%lu: [counts]: expected name = a budget of 0 or more", path, lineno);
-	fclose(fp);
-	return -1;
-}
-
 /* A metric's budget: the [counts] section's, else the default of its suffix; -1 for none. */
 static double
 budget_of(const char *key, size_t len)
 {
-	size_t i;
+	const struct budget_entry *e = budget_find(&budgets, key, len);
 
-	for (i = 0; i < nbudgets; i++)
-		if (samekey(key, len, budgets[i].name))
-			return budgets[i].v;
+	if (e != NULL && e->count)
+		return e->budget;
 	if (endswith(key, len, "_allocs") || endswith(key, len, "_alloc_bytes"))
 		return COUNTS_ALLOC_BUDGET;
 	if (endswith(key, len, "_instr"))
@@ -224,7 +155,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 	static char *stdinonly[] = { "-", NULL };
 	struct kept *recs = NULL, *side[2] = { NULL, NULL };
 	static const char *sidename[2] = { "base", "head" };
-	char **regressed = NULL, b[32], d[32], t[32];
+	char **regressed = NULL, b[32], d[32], t[32], *msg;
 	size_t n = 0, i, j, nreg = 0, metrics = 0;
 	int s, rc;
 
@@ -232,7 +163,10 @@ counts_judge(const char *budget, char **files, int nfiles)
 		files = stdinonly;
 		nfiles = 1;
 	}
-	read_budget(budget);
+	if ((msg = budget_load(&budgets, budget)) != NULL) {
+		cfail("%s", msg);
+		free(msg);
+	}
 	for (i = 0; i < (size_t)nfiles && firsterr == NULL; i++)
 		read_all(files[i], &recs, &n);
 	for (i = 0; i < n && firsterr == NULL; i++) {
@@ -254,10 +188,10 @@ counts_judge(const char *budget, char **files, int nfiles)
 			cfail("no record of side %s", sidename[s]);
 	if (firsterr == NULL) {
 		/* Every budgeted metric, and every metric of head, must be on both sides. */
-		for (i = 0; i < nbudgets; i++)
+		for (i = 0; i < budgets.ncount; i++)
 			for (s = 0; s < 2; s++)
-				if (jget(&side[s]->rec, budgets[i].name, strlen(budgets[i].name)) == NULL)
-					cfail("%s: budgeted metric %s missing", sidename[s], budgets[i].name);
+				if (jget(&side[s]->rec, budgets.count[i].name, strlen(budgets.count[i].name)) == NULL)
+					cfail("%s: budgeted metric %s missing", sidename[s], budgets.count[i].name);
 		for (s = 0; s < 2; s++)
 			for (i = 0; i < side[s]->rec.n; i++) {
 				const struct jfield *f = &side[s]->rec.field[i];
@@ -315,9 +249,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 		free(regressed[j]);
 	free(regressed);
 	free_all(recs, n);
-	for (j = 0; j < nbudgets; j++)
-		free(budgets[j].name);
-	free(budgets);
+	budget_free(&budgets);
 	free(firsterr);
 	return rc;
 }

@@ -7,7 +7,7 @@
  * command's own metrics line (its allocations a call) byte for byte.
  * With -j it judges two sides' records against the budget file's [counts]
  * section; with -l it joins a time verdict and a counts verdict and names
- * the time regressions that did not move instructions (counts.c).
+ * the time regressions that did not move instructions (countjudge.c).
  */
 #include <sys/stat.h>
 
