@@ -411,7 +411,7 @@ findin(const struct budget_entry *e, size_t n, const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strlen(e[i].name) == len && memeq(e[i].name, name, len))
+		if (memeq_str(name, len, e[i].name))
 			return &e[i];
 	return NULL;
 }

@@ -14,6 +14,7 @@
 #include "budget.h"
 #include "countjudge.h"
 #include "jsonl.h"
+#include "stats.h"
 #include "util.h"
 
 /* A record kept with its line, which its fields point into. */
@@ -48,12 +49,6 @@ endswith(const char *s, size_t len, const char *suffix)
 	size_t n = strlen(suffix);
 
 	return len >= n && memcmp(s + len - n, suffix, n) == 0;
-}
-
-static int
-samekey(const char *a, size_t alen, const char *b)
-{
-	return alen == strlen(b) && memcmp(a, b, alen) == 0;
 }
 
 /* A metric's budget: the [counts] section's, else the default of its suffix; -1 for none. */
@@ -92,9 +87,7 @@ read_all(const char *path, struct kept **recs, size_t *n)
 		*recs = xrealloc(*recs, (*n + 1) * sizeof **recs);
 		k = &(*recs)[*n];
 		memset(k, 0, sizeof *k);
-		k->line = xmalloc(len + 1);
-		memcpy(k->line, line, len);
-		k->line[len] = '\0';
+		k->line = xmemdup(line, len);
 		k->file = r.name;
 		k->lineno = r.lineno;
 		(*n)++;
@@ -155,7 +148,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 	static char *stdinonly[] = { "-", NULL };
 	struct kept *recs = NULL, *side[2] = { NULL, NULL };
 	static const char *sidename[2] = { "base", "head" };
-	char **regressed = NULL, b[32], d[32], t[32], *msg;
+	char **regnames = NULL, b[32], d[32], t[32], *msg;
 	size_t n = 0, i, j, nreg = 0, metrics = 0;
 	int s, rc;
 
@@ -177,7 +170,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 			break;
 		}
 		for (s = 0; s < 2; s++)
-			if (samekey(f->raw, f->rawlen, sidename[s])) {
+			if (memeq_str(f->raw, f->rawlen, sidename[s])) {
 				if (side[s] != NULL)
 					cfail("%s:%lu: a second record of side %s", recs[i].file, recs[i].lineno, sidename[s]);
 				side[s] = &recs[i];
@@ -196,7 +189,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 			for (i = 0; i < side[s]->rec.n; i++) {
 				const struct jfield *f = &side[s]->rec.field[i];
 
-				if (!samekey(f->key, f->keylen, "side") && jget(&side[!s]->rec, f->key, f->keylen) == NULL)
+				if (!jfield_is(f, "side") && jget(&side[!s]->rec, f->key, f->keylen) == NULL)
 					cfail("%s: metric %.*s missing", sidename[!s], (int)f->keylen, f->key);
 			}
 	}
@@ -207,7 +200,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 		double bud = budget_of(bf->key, bf->keylen), delta = 0;
 		const char *verdict;
 
-		if (samekey(bf->key, bf->keylen, "side") || bud < 0)
+		if (memeq_str(bf->key, bf->keylen, "side") || bud < 0)
 			continue;
 		hf = jget(&side[1]->rec, bf->key, bf->keylen);
 		if (hf == NULL) {
@@ -220,7 +213,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 		}
 		metrics++;
 		/* The budget rule, which holds at base 0 too: 0 may only stay 0. */
-		verdict = hf->num > bf->num * (1 + bud) ? "regressed" : "ok";
+		verdict = regressed(bf->num, hf->num, bud) ? "regressed" : "ok";
 		if (bf->num > 0)
 			fmt_double(d, delta = hf->num / bf->num - 1);
 		else
@@ -235,19 +228,17 @@ counts_judge(const char *budget, char **files, int nfiles)
 		fprintf(stderr, "%-24.*s %14.*s %14.*s %8s %8g  %s\n", (int)bf->keylen, bf->key,
 		    (int)bf->rawlen, bf->raw, (int)hf->rawlen, hf->raw, t, bud * 100, verdict);
 		if (strcmp(verdict, "regressed") == 0) {
-			regressed = xrealloc(regressed, (nreg + 1) * sizeof *regressed);
-			regressed[nreg] = xmalloc(bf->keylen + 1);
-			memcpy(regressed[nreg], bf->key, bf->keylen);
-			regressed[nreg++][bf->keylen] = '\0';
+			regnames = xrealloc(regnames, (nreg + 1) * sizeof *regnames);
+			regnames[nreg++] = xmemdup(bf->key, bf->keylen);
 		}
 	}
-	put_summary(firsterr != NULL ? "error" : nreg > 0 ? "regressed" : "ok", regressed, nreg, metrics);
+	put_summary(firsterr != NULL ? "error" : nreg > 0 ? "regressed" : "ok", regnames, nreg, metrics);
 	rc = fshut(stdout, "stdout");
 	if (rc == 0)
 		rc = firsterr != NULL ? 2 : nreg > 0 ? 1 : 0;
 	for (j = 0; j < nreg; j++)
-		free(regressed[j]);
-	free(regressed);
+		free(regnames[j]);
+	free(regnames);
 	free_all(recs, n);
 	budget_free(&budgets);
 	free(firsterr);
@@ -275,7 +266,7 @@ isverdict(const struct kept *k, const char *verdict)
 {
 	const struct jfield *f = member(&k->rec, "verdict", J_STRING);
 
-	return f != NULL && samekey(f->raw, f->rawlen, verdict);
+	return f != NULL && memeq_str(f->raw, f->rawlen, verdict);
 }
 
 /* Print the names of recs whose verdict is "regressed", each after sep. */
@@ -306,7 +297,7 @@ unmoved(const struct kept *c, size_t nc, const char *key, double eps, const stru
 
 	for (j = 0; j < nc; j++) {
 		cm = member(&c[j].rec, "metric", J_STRING);
-		if (cm == NULL || !samekey(cm->raw, cm->rawlen, key))
+		if (cm == NULL || !memeq_str(cm->raw, cm->rawlen, key))
 			continue;
 		d = member(&c[j].rec, "delta", J_NUMBER);
 		b = member(&c[j].rec, "base", J_NUMBER);

@@ -74,12 +74,6 @@ usage(void)
 }
 
 static int
-samekey(const char *a, size_t alen, const char *b)
-{
-	return alen == strlen(b) && memcmp(a, b, alen) == 0;
-}
-
-static int
 iskey(const char *s, size_t len)
 {
 	size_t i;
@@ -272,8 +266,8 @@ put_record(const char *side, const struct jrecord *rec)
 
 			if ((f->keylen == strlen(dumps[j].key) && memcmp(f->key, dumps[j].key, f->keylen) == 0) ||
 			    (dumps[j].cache && f->keylen > base && memcmp(f->key, dumps[j].key, base) == 0 &&
-			    (samekey(f->key + base, f->keylen - base, "_l1_misses") ||
-			    samekey(f->key + base, f->keylen - base, "_ll_misses")))) {
+			    (memeq_str(f->key + base, f->keylen - base, "_l1_misses") ||
+			    memeq_str(f->key + base, f->keylen - base, "_ll_misses")))) {
 				warnmsg("the command's metrics line has %.*s, a key of countof's own",
 				    (int)f->keylen, f->key);
 				return 2;
