@@ -459,6 +459,21 @@ bench_putstr_(const char *s)
 	putchar('"');
 }
 
+/*
+ * End the metrics line, both modes' last: 0, or 2 (the exit status) when
+ * stdout could not take it.
+ */
+static inline int
+bench_endline_(const struct bench_state_ *st)
+{
+	puts("}");
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: write stdout: %s\n", st->prog ? st->prog : "bench", strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
 /* Check a metric's name and take a slot for it. */
 static inline struct bench_metric_ *
 bench_slot_(const char *name)
@@ -600,12 +615,7 @@ bench_report(void)
 		printf("%s\"%s\":", i || st->nmetric ? "," : "", c->note[i][0]);
 		bench_putstr_(c->note[i][1]);
 	}
-	puts("}");
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write stdout: %s\n", st->prog ? st->prog : "bench", strerror(errno));
-		return 2;
-	}
-	return 0;
+	return bench_endline_(st);
 }
 
 #endif

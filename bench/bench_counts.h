@@ -289,12 +289,7 @@ bench_counts_report_(void)
 	(void)buf;
 	(void)first;
 #endif
-	puts("}");
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write stdout: %s\n", st->prog ? st->prog : "bench", strerror(errno));
-		return 2;
-	}
-	return 0;
+	return bench_endline_(st);
 }
 
 #endif

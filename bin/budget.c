@@ -196,12 +196,18 @@ section(struct reader *r, char *p)
 	return NULL;
 }
 
-/* One metric's budget in [budget] or [higher]; val is vallen bytes, 0 for a string. */
+/*
+ * One metric's budget in [budget] or [higher] (above 0), or in [counts] (0
+ * or more: 0 says a count may not grow at all); val is vallen bytes, 0 for
+ * a string.
+ */
 static const char *
-metric(struct reader *r, const char *key, const char *val, size_t vallen, enum better better)
+metric(struct reader *r, const char *key, const char *val, size_t vallen, enum better better, int count)
 {
 	struct budget *b = r->b;
 	const struct budget_entry *e;
+	struct budget_entry **list = count ? &b->count : &b->entry;
+	size_t *n = count ? &b->ncount : &b->n, *cap = count ? &b->capcount : &b->cap;
 	double v;
 
 	if (vallen == 0) {
@@ -214,7 +220,11 @@ metric(struct reader *r, const char *key, const char *val, size_t vallen, enum b
 		snprintf(r->why, sizeof r->why, "budget of %s is out of range", key);
 		return r->why;
 	}
-	if (!(v > 0)) {
+	if (count && !(v >= 0)) {
+		snprintf(r->why, sizeof r->why, "budget of %s must be 0 or more in [counts]", key);
+		return r->why;
+	}
+	if (!count && !(v > 0)) {
 		snprintf(r->why, sizeof r->why, "budget of %s must be above 0", key);
 		return r->why;
 	}
@@ -227,15 +237,16 @@ metric(struct reader *r, const char *key, const char *val, size_t vallen, enum b
 		snprintf(r->why, sizeof r->why, "%s is budgeted twice (first on line %lu)", key, e->line);
 		return r->why;
 	}
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 16;
-		b->entry = xrealloc(b->entry, b->cap * sizeof *b->entry);
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*list = xrealloc(*list, *cap * sizeof **list);
 	}
-	b->entry[b->n].name = xstrdup(key);
-	b->entry[b->n].budget = v;
-	b->entry[b->n].better = better;
-	b->entry[b->n].line = r->lineno;
-	b->n++;
+	(*list)[*n].name = xstrdup(key);
+	(*list)[*n].budget = v;
+	(*list)[*n].better = better;
+	(*list)[*n].count = count;
+	(*list)[*n].line = r->lineno;
+	(*n)++;
 	return NULL;
 }
 
@@ -284,10 +295,13 @@ keyvalue(struct reader *r, char *p)
 		}
 	val[vallen] = '\0';
 	if (strcmp(r->section, "budget") == 0) {
-		if ((bad = metric(r, key, val, vallen, BETTER_LOWER)) != NULL)
+		if ((bad = metric(r, key, val, vallen, BETTER_LOWER, 0)) != NULL)
 			return bad;
 	} else if (strcmp(r->section, "higher") == 0) {
-		if ((bad = metric(r, key, val, vallen, BETTER_HIGHER)) != NULL)
+		if ((bad = metric(r, key, val, vallen, BETTER_HIGHER, 0)) != NULL)
+			return bad;
+	} else if (strcmp(r->section, "counts") == 0) {
+		if ((bad = metric(r, key, val, vallen, BETTER_LOWER, 1)) != NULL)
 			return bad;
 	} else if (r->section[0] == '\0' && strcmp(key, "runs") == 0) {
 		if (vallen == 0 || parse_long(val, 1, 1000000, &runs) != NULL)
@@ -391,15 +405,23 @@ budget_load(struct budget *b, const char *path)
 	return msg;
 }
 
-const struct budget_entry *
-budget_find(const struct budget *b, const char *name, size_t len)
+static const struct budget_entry *
+findin(const struct budget_entry *e, size_t n, const char *name, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < b->n; i++)
-		if (strlen(b->entry[i].name) == len && memeq(b->entry[i].name, name, len))
-			return &b->entry[i];
+	for (i = 0; i < n; i++)
+		if (memeq_str(name, len, e[i].name))
+			return &e[i];
 	return NULL;
+}
+
+const struct budget_entry *
+budget_find(const struct budget *b, const char *name, size_t len)
+{
+	const struct budget_entry *e = findin(b->entry, b->n, name, len);
+
+	return e != NULL ? e : findin(b->count, b->ncount, name, len);
 }
 
 void
@@ -409,7 +431,10 @@ budget_free(struct budget *b)
 
 	for (i = 0; i < b->n; i++)
 		free(b->entry[i].name);
+	for (i = 0; i < b->ncount; i++)
+		free(b->count[i].name);
 	free(b->entry);
-	b->entry = NULL;
-	b->n = b->cap = 0;
+	free(b->count);
+	b->entry = b->count = NULL;
+	b->n = b->cap = b->ncount = b->capcount = 0;
 }

@@ -17,13 +17,21 @@ enum better {
 struct budget_entry {
 	char *name;
 	double budget;
-	enum better better;
+	enum better better;	/* BETTER_LOWER for a count */
+	int count;		/* from [counts]: a count countof -j judges, not a time */
 	unsigned long line;
 };
 
+/*
+ * The time metrics ([budget], [higher]) and the counts ([counts]) are kept
+ * apart: cmpbudget judges entry, countof -j count. A name is budgeted once
+ * in the whole file.
+ */
 struct budget {
 	struct budget_entry *entry;
 	size_t n, cap;
+	struct budget_entry *count;
+	size_t ncount, capcount;
 	long runs;		/* the top-level runs, BUDGET_RUNS when absent */
 	char sha256[65];	/* of the file's bytes, lowercase hex */
 };
@@ -38,7 +46,7 @@ enum { BUDGET_RUNS = 3 };
  */
 char *budget_load(struct budget *b, const char *path);
 
-/* The entry named name (len bytes), or NULL. */
+/* The entry named name (len bytes) in either list, or NULL. */
 const struct budget_entry *budget_find(const struct budget *b, const char *name, size_t len);
 
 void budget_free(struct budget *b);

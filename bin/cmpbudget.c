@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "budget.h"
-#include "counts.h"
 #include "jsonl.h"
 #include "judge.h"
 #include "msg.h"
@@ -59,7 +58,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key]"
+	fprintf(stderr, "usage: %s [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key]"
 	    " [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
 	exit(2);
 }
@@ -205,6 +204,7 @@ find_unbudgeted(void)
 	for (s = 0; s < NSIDE; s++)
 		for (i = 0; i < slots[s][ST_MAIN].rec.n; i++) {
 			f = &slots[s][ST_MAIN].rec.field[i];
+			/* A [counts] metric is countof's to judge: neither budgeted nor unbudgeted here. */
 			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL ||
 			    budget_find(&othershare, f->key, f->keylen) != NULL)
 				continue;
@@ -343,16 +343,16 @@ putstr(const char *s)
 	putchar('"');
 }
 
-/* The metrics whose verdict is v (and that are layout suspects, if suspect), as a JSON array. */
+/* The metrics whose verdict is v, as a JSON array. */
 static void
-putlist(const struct result *res, size_t nres, enum verdict v, int suspect)
+putlist(const struct result *res, size_t nres, enum verdict v)
 {
 	size_t i;
 	int first = 1;
 
 	putchar('[');
 	for (i = 0; i < nres; i++)
-		if (res[i].verdict == v && (!suspect || res[i].suspect)) {
+		if (res[i].verdict == v) {
 			if (!first)
 				putchar(',');
 			putstr(res[i].e->name);
@@ -375,7 +375,7 @@ putident(const struct rounds *rs, enum side s)
 
 static void
 records(const struct result *res, size_t nres, double conf, const struct rounds *rs,
-    int counts, const char *bfile)
+    const char *bfile)
 {
 	size_t i;
 	int nreg = 0;
@@ -419,14 +419,14 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 	fputs("{\"verdict\":", stdout);
 	putstr(nerrs ? "error" : nreg ? "regressed" : "ok");
 	fputs(",\"regressed\":", stdout);
-	putlist(res, nres, V_REGRESSED, 0);
+	putlist(res, nres, V_REGRESSED);
 	printf(",\"metrics\":%zu", budget.n);
 	if (nerrs) {
 		fputs(",\"error\":", stdout);
 		putstr(errs[0]);
 	}
 	fputs(",\"improved\":", stdout);
-	putlist(res, nres, V_IMPROVED, 0);
+	putlist(res, nres, V_IMPROVED);
 	fputs(",\"unbudgeted\":[", stdout);
 	for (i = 0; i < nunbudgeted; i++) {
 		if (i)
@@ -434,10 +434,6 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 		putstr(unbudgeted[i]);
 	}
 	putchar(']');
-	if (counts) {
-		fputs(",\"layout_suspect\":", stdout);
-		putlist(res, nres, V_REGRESSED, 1);
-	}
 	if (rs != NULL) {
 		putident(rs, SIDE_BASE);
 		putident(rs, SIDE_HEAD);
@@ -470,11 +466,10 @@ parse_sidestat(const char *arg, const char *stat[NSIDE])
 int
 main(int argc, char *argv[])
 {
-	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *ifile = NULL, *why;
+	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *why;
 	const char *stat = "min", *sidestat[NSIDE] = { NULL, NULL }, *onlylist = NULL;
 	struct result *res = NULL;
 	static struct rounds rs;
-	static struct counts cnt;
 	struct report rp;
 	double conf = 0.95, noise = -1;
 	size_t i, nres = 0;
@@ -486,7 +481,7 @@ main(int argc, char *argv[])
 	if (asks_version(argc, argv))
 		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:c:f:H:i:k:M:m:nr:S:s:u")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:f:H:k:M:m:nr:S:s:u")) != -1) {
 		switch (c) {
 		case 'B':
 			sidename[SIDE_BASE] = optarg;
@@ -505,8 +500,6 @@ main(int argc, char *argv[])
 		case 'H':
 			sidename[SIDE_HEAD] = optarg;
 			break;
-		case 'i':
-			ifile = optarg;
 			break;
 		case 'k':
 			key = optarg;
@@ -543,9 +536,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (*key == '\0' || *sidename[SIDE_BASE] == '\0' || *sidename[SIDE_HEAD] == '\0' || *stat == '\0' ||
-	    (mdfile != NULL && *mdfile == '\0') || (rfile != NULL && *rfile == '\0') ||
-	    (ifile != NULL && *ifile == '\0')) {
-		warnmsg("-B, -H, -i, -k, -m, -r and -s take a non-empty argument");
+	    (mdfile != NULL && *mdfile == '\0') || (rfile != NULL && *rfile == '\0')) {
+		warnmsg("-B, -H, -k, -m, -r and -s take a non-empty argument");
 		usage();
 	}
 	if (strcmp(sidename[SIDE_BASE], sidename[SIDE_HEAD]) == 0)
@@ -590,14 +582,6 @@ main(int argc, char *argv[])
 			haverounds = 1;
 		}
 	}
-	if (ok && ifile != NULL) {
-		const char *mainstat[NSIDE] = { statname[SIDE_BASE][ST_MAIN], statname[SIDE_HEAD][ST_MAIN] };
-
-		if ((msg = counts_load(&cnt, ifile, key, sidename, mainstat)) != NULL) {
-			failmsg(msg);
-			ok = 0;
-		}
-	}
 	if (ok) {
 		find_unbudgeted();
 		nres = budget.n;
@@ -607,8 +591,6 @@ main(int argc, char *argv[])
 			judge(&res[i], &budget.entry[i]);
 			if (haverounds)
 				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, noise);
-			if (ifile != NULL && res[i].verdict == V_REGRESSED)
-				res[i].suspect = counts_suspect(&cnt, res[i].e->name);
 		}
 		for (i = 0; strict && i < nunbudgeted; i++)
 			fail("%s: not in the budget file (-u)", unbudgeted[i]);
@@ -619,7 +601,7 @@ main(int argc, char *argv[])
 	rp.error = nerrs ? errs[0] : NULL;
 	if (mdfile != NULL && (msg = report_markdown(mdfile, &rp)) != NULL)
 		failmsg(msg);
-	records(res, nres, conf, haverounds ? &rs : NULL, ifile != NULL, budget.sha256[0] ? bfile : NULL);
+	records(res, nres, conf, haverounds ? &rs : NULL, budget.sha256[0] ? bfile : NULL);
 	if (nres > 0)
 		report_table(stderr, &rp);
 	if (nunbudgeted > 0 && !strict) {
@@ -628,14 +610,6 @@ main(int argc, char *argv[])
 			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
 		fputc('\n', stderr);
 	}
-	for (i = 0, c = 0; i < nres; i++)
-		if (res[i].suspect) {
-			if (c++ == 0)
-				fprintf(stderr, "%s: regressed in time, not in instructions (layout or noise?):", argv0);
-			fprintf(stderr, "%s %s", c > 1 ? "," : "", res[i].e->name);
-		}
-	if (c)
-		fputc('\n', stderr);
 	for (i = 0; i < nerrs; i++)
 		warnmsg("%s", errs[i]);
 	status = nerrs ? 2 : 0;
@@ -646,7 +620,6 @@ main(int argc, char *argv[])
 		status = 2;
 	free(res);
 	rounds_free(&rs, &budget);
-	counts_free(&cnt);
 	budget_free(&budget);
 	budget_free(&othershare);
 	return status;

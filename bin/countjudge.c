@@ -1,7 +1,8 @@
 /*
  * countjudge: countof's judgments (countjudge.h): two sides' counts against the
- * budget file's [counts] section, and a time verdict joined to a counts
- * verdict, with the time regressions that moved no instruction named.
+ * budget file's [counts] section (read by budget.c, as cmpbudget reads
+ * the rest), and a time verdict joined to a counts verdict, with the time
+ * regressions that moved no instruction named.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,15 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "countjudge.h"
 #include "jsonl.h"
+#include "stats.h"
 #include "util.h"
-
-/* One budget of the [counts] section. */
-struct cbudget {
-	char *name;
-	double v;
-};
 
 /* A record kept with its line, which its fields point into. */
 struct kept {
@@ -28,8 +25,7 @@ struct kept {
 	unsigned long lineno;
 };
 
-static struct cbudget *budgets;
-static size_t nbudgets;
+static struct budget budgets;
 static char *firsterr;
 
 /* Keep the first reason the verdict cannot be decided; say every one. */
@@ -55,84 +51,14 @@ endswith(const char *s, size_t len, const char *suffix)
 	return len >= n && memcmp(s + len - n, suffix, n) == 0;
 }
 
-static int
-samekey(const char *a, size_t alen, const char *b)
-{
-	return alen == strlen(b) && memcmp(a, b, alen) == 0;
-}
-
-/*
- * The [counts] section of path: "name = number" a line, a comment from
- * '#'. The rest of the file is cmpbudget's to check. Returns 0 or -1.
- */
-static int
-read_budget(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	char line[1024], *p, *eq, *end, *k, *ke;
-	unsigned long lineno = 0;
-	int in = 0;
-	size_t i;
-	double v;
-
-	if (fp == NULL) {
-		cfail("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof line, fp) != NULL) {
-		lineno++;
-		for (p = line; *p == ' ' || *p == '\t'; p++)
-			;
-		if (*p == '[') {
-			in = strncmp(p, "[counts]", 8) == 0;
-			continue;
-		}
-		if (!in)
-			continue;
-		p[strcspn(p, "#\r\n")] = '\0';
-		for (end = p + strlen(p); end > p && (end[-1] == ' ' || end[-1] == '\t'); end--)
-			;
-		*end = '\0';
-		if (*p == '\0')
-			continue;
-		eq = strchr(p, '=');
-		for (ke = eq; ke != NULL && ke > p && (ke[-1] == ' ' || ke[-1] == '\t'); ke--)
-			;
-		k = p;
-		if (eq == NULL || ke == k)
-			goto bad;
-		*ke = '\0';
-		for (p = eq + 1; *p == ' ' || *p == '\t'; p++)
-			;
-		if (parse_double(p, 0, 1e6, &v) != NULL)
-			goto bad;
-		for (i = 0; i < nbudgets; i++)
-			if (strcmp(budgets[i].name, k) == 0) {
-				cfail("%s:%lu: %s given twice", path, lineno, k);
-				fclose(fp);
-				return -1;
-			}
-		budgets = xrealloc(budgets, (nbudgets + 1) * sizeof *budgets);
-		budgets[nbudgets].name = xstrdup(k);
-		budgets[nbudgets++].v = v;
-	}
-	fclose(fp);
-	return 0;
-bad:
-	cfail("%s:%lu: [counts]: expected name = a budget of 0 or more", path, lineno);
-	fclose(fp);
-	return -1;
-}
-
 /* A metric's budget: the [counts] section's, else the default of its suffix; -1 for none. */
 static double
 budget_of(const char *key, size_t len)
 {
-	size_t i;
+	const struct budget_entry *e = budget_find(&budgets, key, len);
 
-	for (i = 0; i < nbudgets; i++)
-		if (samekey(key, len, budgets[i].name))
-			return budgets[i].v;
+	if (e != NULL && e->count)
+		return e->budget;
 	if (endswith(key, len, "_allocs") || endswith(key, len, "_alloc_bytes"))
 		return COUNTS_ALLOC_BUDGET;
 	if (endswith(key, len, "_instr"))
@@ -161,9 +87,7 @@ read_all(const char *path, struct kept **recs, size_t *n)
 		*recs = xrealloc(*recs, (*n + 1) * sizeof **recs);
 		k = &(*recs)[*n];
 		memset(k, 0, sizeof *k);
-		k->line = xmalloc(len + 1);
-		memcpy(k->line, line, len);
-		k->line[len] = '\0';
+		k->line = xmemdup(line, len);
 		k->file = r.name;
 		k->lineno = r.lineno;
 		(*n)++;
@@ -224,7 +148,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 	static char *stdinonly[] = { "-", NULL };
 	struct kept *recs = NULL, *side[2] = { NULL, NULL };
 	static const char *sidename[2] = { "base", "head" };
-	char **regressed = NULL, b[32], d[32], t[32];
+	char **regnames = NULL, b[32], d[32], t[32], *msg;
 	size_t n = 0, i, j, nreg = 0, metrics = 0;
 	int s, rc;
 
@@ -232,7 +156,10 @@ counts_judge(const char *budget, char **files, int nfiles)
 		files = stdinonly;
 		nfiles = 1;
 	}
-	read_budget(budget);
+	if ((msg = budget_load(&budgets, budget)) != NULL) {
+		cfail("%s", msg);
+		free(msg);
+	}
 	for (i = 0; i < (size_t)nfiles && firsterr == NULL; i++)
 		read_all(files[i], &recs, &n);
 	for (i = 0; i < n && firsterr == NULL; i++) {
@@ -243,7 +170,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 			break;
 		}
 		for (s = 0; s < 2; s++)
-			if (samekey(f->raw, f->rawlen, sidename[s])) {
+			if (memeq_str(f->raw, f->rawlen, sidename[s])) {
 				if (side[s] != NULL)
 					cfail("%s:%lu: a second record of side %s", recs[i].file, recs[i].lineno, sidename[s]);
 				side[s] = &recs[i];
@@ -254,15 +181,15 @@ counts_judge(const char *budget, char **files, int nfiles)
 			cfail("no record of side %s", sidename[s]);
 	if (firsterr == NULL) {
 		/* Every budgeted metric, and every metric of head, must be on both sides. */
-		for (i = 0; i < nbudgets; i++)
+		for (i = 0; i < budgets.ncount; i++)
 			for (s = 0; s < 2; s++)
-				if (jget(&side[s]->rec, budgets[i].name, strlen(budgets[i].name)) == NULL)
-					cfail("%s: budgeted metric %s missing", sidename[s], budgets[i].name);
+				if (jget(&side[s]->rec, budgets.count[i].name, strlen(budgets.count[i].name)) == NULL)
+					cfail("%s: budgeted metric %s missing", sidename[s], budgets.count[i].name);
 		for (s = 0; s < 2; s++)
 			for (i = 0; i < side[s]->rec.n; i++) {
 				const struct jfield *f = &side[s]->rec.field[i];
 
-				if (!samekey(f->key, f->keylen, "side") && jget(&side[!s]->rec, f->key, f->keylen) == NULL)
+				if (!jfield_is(f, "side") && jget(&side[!s]->rec, f->key, f->keylen) == NULL)
 					cfail("%s: metric %.*s missing", sidename[!s], (int)f->keylen, f->key);
 			}
 	}
@@ -273,7 +200,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 		double bud = budget_of(bf->key, bf->keylen), delta = 0;
 		const char *verdict;
 
-		if (samekey(bf->key, bf->keylen, "side") || bud < 0)
+		if (memeq_str(bf->key, bf->keylen, "side") || bud < 0)
 			continue;
 		hf = jget(&side[1]->rec, bf->key, bf->keylen);
 		if (hf == NULL) {
@@ -286,7 +213,7 @@ counts_judge(const char *budget, char **files, int nfiles)
 		}
 		metrics++;
 		/* The budget rule, which holds at base 0 too: 0 may only stay 0. */
-		verdict = hf->num > bf->num * (1 + bud) ? "regressed" : "ok";
+		verdict = regressed(bf->num, hf->num, bud) ? "regressed" : "ok";
 		if (bf->num > 0)
 			fmt_double(d, delta = hf->num / bf->num - 1);
 		else
@@ -301,23 +228,19 @@ counts_judge(const char *budget, char **files, int nfiles)
 		fprintf(stderr, "%-24.*s %14.*s %14.*s %8s %8g  %s\n", (int)bf->keylen, bf->key,
 		    (int)bf->rawlen, bf->raw, (int)hf->rawlen, hf->raw, t, bud * 100, verdict);
 		if (strcmp(verdict, "regressed") == 0) {
-			regressed = xrealloc(regressed, (nreg + 1) * sizeof *regressed);
-			regressed[nreg] = xmalloc(bf->keylen + 1);
-			memcpy(regressed[nreg], bf->key, bf->keylen);
-			regressed[nreg++][bf->keylen] = '\0';
+			regnames = xrealloc(regnames, (nreg + 1) * sizeof *regnames);
+			regnames[nreg++] = xmemdup(bf->key, bf->keylen);
 		}
 	}
-	put_summary(firsterr != NULL ? "error" : nreg > 0 ? "regressed" : "ok", regressed, nreg, metrics);
+	put_summary(firsterr != NULL ? "error" : nreg > 0 ? "regressed" : "ok", regnames, nreg, metrics);
 	rc = fshut(stdout, "stdout");
 	if (rc == 0)
 		rc = firsterr != NULL ? 2 : nreg > 0 ? 1 : 0;
 	for (j = 0; j < nreg; j++)
-		free(regressed[j]);
-	free(regressed);
+		free(regnames[j]);
+	free(regnames);
 	free_all(recs, n);
-	for (j = 0; j < nbudgets; j++)
-		free(budgets[j].name);
-	free(budgets);
+	budget_free(&budgets);
 	free(firsterr);
 	return rc;
 }
@@ -343,7 +266,7 @@ isverdict(const struct kept *k, const char *verdict)
 {
 	const struct jfield *f = member(&k->rec, "verdict", J_STRING);
 
-	return f != NULL && samekey(f->raw, f->rawlen, verdict);
+	return f != NULL && memeq_str(f->raw, f->rawlen, verdict);
 }
 
 /* Print the names of recs whose verdict is "regressed", each after sep. */
@@ -374,7 +297,7 @@ unmoved(const struct kept *c, size_t nc, const char *key, double eps, const stru
 
 	for (j = 0; j < nc; j++) {
 		cm = member(&c[j].rec, "metric", J_STRING);
-		if (cm == NULL || !samekey(cm->raw, cm->rawlen, key))
+		if (cm == NULL || !memeq_str(cm->raw, cm->rawlen, key))
 			continue;
 		d = member(&c[j].rec, "delta", J_NUMBER);
 		b = member(&c[j].rec, "base", J_NUMBER);

@@ -7,7 +7,7 @@
  * command's own metrics line (its allocations a call) byte for byte.
  * With -j it judges two sides' records against the budget file's [counts]
  * section; with -l it joins a time verdict and a counts verdict and names
- * the time regressions that did not move instructions (counts.c).
+ * the time regressions that did not move instructions (countjudge.c).
  */
 #include <sys/stat.h>
 
@@ -73,12 +73,6 @@ usage(void)
 	    "       %s -l [-e threshold] time-verdict counts-verdict\n"
 	    "       %s -V\n", argv0, argv0, argv0, argv0);
 	exit(2);
-}
-
-static int
-samekey(const char *a, size_t alen, const char *b)
-{
-	return alen == strlen(b) && memcmp(a, b, alen) == 0;
 }
 
 static int
@@ -274,8 +268,8 @@ put_record(const char *side, const struct jrecord *rec)
 
 			if ((f->keylen == strlen(dumps[j].key) && memcmp(f->key, dumps[j].key, f->keylen) == 0) ||
 			    (dumps[j].cache && f->keylen > base && memcmp(f->key, dumps[j].key, base) == 0 &&
-			    (samekey(f->key + base, f->keylen - base, "_l1_misses") ||
-			    samekey(f->key + base, f->keylen - base, "_ll_misses")))) {
+			    (memeq_str(f->key + base, f->keylen - base, "_l1_misses") ||
+			    memeq_str(f->key + base, f->keylen - base, "_ll_misses")))) {
 				warnmsg("the command's metrics line has %.*s, a key of countof's own",
 				    (int)f->keylen, f->key);
 				return 2;

@@ -262,6 +262,29 @@ eightvalue(uint64_t x)
 }
 
 /*
+ * The digits from p on, into *mant, eight at a time while there are eight;
+ * returns the end of the digits. Past 19 digits *mant wraps, harmlessly:
+ * strtod converts those.
+ */
+static inline const char *
+gather(const char *p, const char *end, uint64_t *mant)
+{
+	uint64_t m = *mant;
+	unsigned d;
+
+	while (end - p >= 8 && eightdigits(load8(p))) {
+		m = m * 100000000 + eightvalue(load8(p));
+		p += 8;
+	}
+	while (p < end && (d = (unsigned)(*p - '0')) <= 9) {
+		m = m * 10 + d;
+		p++;
+	}
+	*mant = m;
+	return p;
+}
+
+/*
  * Check a number by the JSON grammar starting at *pp and convert it. The
  * digits are gathered into a 64-bit mantissa on the way (it cannot
  * overflow below 20 digits); when the mantissa is at most 2^53 and the
@@ -293,29 +316,14 @@ jnum_parse(const char **pp, const char *end, double *out)
 		if (p < end && (unsigned)(*p - '0') <= 9)
 			return "leading zero in number";
 	} else if ((unsigned)(*p - '1') <= 8) {
-		/* Past 19 digits mant wraps, harmlessly: strtod converts those. */
-		while (end - p >= 8 && eightdigits(load8(p))) {
-			mant = mant * 100000000 + eightvalue(load8(p));
-			p += 8;
-		}
-		while (p < end && (d = (unsigned)(*p - '0')) <= 9) {
-			mant = mant * 10 + d;
-			p++;
-		}
+		p = gather(p, end, &mant);
 	} else
 		return "invalid number";
 	ndig = p - digits;
 	if (p < end && *p == '.') {
 		const char *frac = ++p;
 
-		while (end - p >= 8 && eightdigits(load8(p))) {
-			mant = mant * 100000000 + eightvalue(load8(p));
-			p += 8;
-		}
-		while (p < end && (d = (unsigned)(*p - '0')) <= 9) {
-			mant = mant * 10 + d;
-			p++;
-		}
+		p = gather(p, end, &mant);
 		if (p == frac)
 			return "invalid number";
 		nfrac = p - frac;

@@ -471,9 +471,7 @@ jrecord_free(struct jrecord *rec)
 int
 jfield_is(const struct jfield *f, const char *key)
 {
-	size_t n = strlen(key);
-
-	return f->keylen == n && memcmp(f->key, key, n) == 0;
+	return memeq_str(f->key, f->keylen, key);
 }
 
 const char *

@@ -37,7 +37,6 @@ struct result {
 	double ratio, lo, hi;			/* median ratio and its interval */
 	double floor;				/* the noise floor the outcome used */
 	enum outcome outcome;
-	int suspect;				/* regressed in time, not in instructions (-i) */
 };
 
 /*

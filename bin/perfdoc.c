@@ -39,19 +39,15 @@ sidebuf(const char *name, size_t len)
 static void
 addmeta(struct buf *b, const char *key, size_t keylen, const char *raw, size_t rawlen, int isstr)
 {
-	char *k = xmalloc(keylen + 1);
+	char *k = xmemdup(key, keylen);
 
-	memcpy(k, key, keylen);
-	k[keylen] = '\0';
 	if (b->n > 0)
 		buf_puts(b, ",");
 	buf_str(b, k);
 	buf_puts(b, ":");
 	if (isstr) {
-		char *v = xmalloc(rawlen + 1);
+		char *v = xmemdup(raw, rawlen);
 
-		memcpy(v, raw, rawlen);
-		v[rawlen] = '\0';
 		buf_str(b, v);
 		free(v);
 	} else {

@@ -48,11 +48,7 @@ static const char *gaugekey = "load";
 static char *
 dupraw(const struct jfield *f)
 {
-	char *s = xmalloc(f->rawlen + 1);
-
-	memcpy(s, f->raw, f->rawlen);
-	s[f->rawlen] = '\0';
-	return s;
+	return xmemdup(f->raw, f->rawlen);
 }
 
 static const struct jfield *

@@ -138,17 +138,17 @@ mdcell(FILE *fp, const char *s)
 }
 
 /*
- * The metrics with verdict v (and layout suspects, if suspect), as
- * "`a`, `b`", after prefix; nothing when none.
+ * The metrics with verdict v, as "`a`, `b`", after prefix; nothing when
+ * none.
  */
 static void
-mdlist(FILE *fp, const struct report *rp, enum verdict v, int suspect, const char *prefix)
+mdlist(FILE *fp, const struct report *rp, enum verdict v, const char *prefix)
 {
 	size_t i;
 	int first = 1;
 
 	for (i = 0; i < rp->n; i++)
-		if (rp->res[i].verdict == v && (!suspect || rp->res[i].suspect)) {
+		if (rp->res[i].verdict == v) {
 			fprintf(fp, "%s `%s`", first ? prefix : ",", rp->res[i].e->name);
 			first = 0;
 		}
@@ -167,12 +167,11 @@ markdown(FILE *fp, const struct report *rp)
 		fputs("**cmpbudget: error**: ", fp);
 		mdcell(fp, rp->error);
 	} else if (nreg) {
-		mdlist(fp, rp, V_REGRESSED, 0, "**cmpbudget: regressed**:");
-		mdlist(fp, rp, V_REGRESSED, 1, "; in time, not in instructions (layout or noise?):");
-		mdlist(fp, rp, V_IMPROVED, 0, "; improved:");
+		mdlist(fp, rp, V_REGRESSED, "**cmpbudget: regressed**:");
+		mdlist(fp, rp, V_IMPROVED, "; improved:");
 	} else {
 		fprintf(fp, "**cmpbudget: ok**: %zu metric%s within budget", rp->n, rp->n == 1 ? "" : "s");
-		mdlist(fp, rp, V_IMPROVED, 0, "; improved:");
+		mdlist(fp, rp, V_IMPROVED, "; improved:");
 	}
 	fputs("\n", fp);
 	if (rp->n == 0)

@@ -77,6 +77,13 @@ memeq(const void *a, const void *b, size_t n)
 	return 1;
 }
 
+/* Is s[0..len) the string z? A key or raw text of a record against a name. */
+static inline int
+memeq_str(const char *s, size_t len, const char *z)
+{
+	return strlen(z) == len && memeq(s, z, len);
+}
+
 /*
  * Parse a whole string as a number in [min, max]. Return NULL on success,
  * else a short reason ("not a number", "out of range") for the caller's

@@ -15,12 +15,6 @@ setup() {
 	setpressure 0.50
 }
 
-setpressure() {
-	printf 'some avg10=%s avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' \
-	    "$1" >"$PERFGATE_PRESSURE.tmp"
-	mv "$PERFGATE_PRESSURE.tmp" "$PERFGATE_PRESSURE"
-}
-
 # Replace the faked load file in one step, so alternate never reads half of it.
 setload() {
 	echo "$1 0.10 0.10 1/100 1" >"$PERFGATE_LOADAVG.tmp"

@@ -353,8 +353,22 @@ badinput() {
 	[ "${lines[1]}" = '{"verdict":"ok","regressed":[],"metrics":1,"improved":[],"unbudgeted":["b_ns","c_ns","d_ns"],"budget":"b.toml","budget_sha256":"'$(sha b.toml)'"}' ]
 }
 
+@test "cmpbudget budget file: [counts] takes budgets of 0 or more, by the same rules" {
+	badbudget '[budget]\na_ns = 1\n[counts]\na_instr = -0.1\n' '4: budget of a_instr must be 0 or more in [counts]'
+	badbudget '[budget]\na_ns = 1\n[counts]\na_instr 1\n' "4: expected '=' after the key"
+	badbudget '[budget]\na_ns = 1\n[counts]\na_ns = 0\n' '4: a_ns is budgeted twice (first on line 2)'
+	badbudget '[counts]\na_instr = 0\na_instr = 1\n' '3: duplicate key a_instr (first on line 2)'
+}
+
+@test "cmpbudget neither judges the [counts] metrics nor lists them as unbudgeted" {
+	printf '[budget]\na_ns = 0.25\n[counts]\nb_ns = 0\nx_allocs = 0\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml "$D/worked.jsonl"
+	[ "${#lines[@]}" = 2 ]
+	[ "$(jq -c '[.metrics, .unbudgeted]' <<<"${lines[1]}")" = '[1,["c_ns","d_ns"]]' ]
+}
+
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key] [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -584,24 +598,6 @@ for r in range(1, 41):
 	[ "$stderr" = 'cmpbudget: runs.jsonl:1: no number "round": not a record of alternate' ]
 	run -2 --separate-stderr cmpbudget -b b.toml -r nothere.jsonl stats.jsonl
 	[ "$stderr" = 'cmpbudget: nothere.jsonl: No such file or directory' ]
-}
-
-@test "cmpbudget -i: a time that regressed over an unmoved instruction count is a layout suspect" {
-	printf '[budget]\nmatmul_ns = 0.1\nsum_ns = 0.1\nrms_ns = 0.1\nok_ns = 0.1\n' >b.toml
-	printf '{"side":"base","stat":"min","matmul_ns":100,"sum_ns":100,"rms_ns":100,"ok_ns":100}\n' >stats.jsonl
-	printf '{"side":"head","stat":"min","matmul_ns":150,"sum_ns":150,"rms_ns":150,"ok_ns":100}\n' >>stats.jsonl
-	# matmul's count moves 1 %: still; sum's 1.1 %: more work; rms has no count; ok did not regress.
-	printf '{"side":"base","stat":"min","n":1,"matmul_instr":1000,"sum_instr":1000,"ok_instr":1000}\n' >counts.jsonl
-	printf '{"side":"head","stat":"min","n":1,"matmul_instr":1010,"sum_instr":1011,"ok_instr":1000}\n' >>counts.jsonl
-	run -1 --separate-stderr cmpbudget -b b.toml -i counts.jsonl -m out.md stats.jsonl
-	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = '["matmul_ns"]' ]
-	[ "$(sed -n 1p out.md)" = '**cmpbudget: regressed**: `matmul_ns`, `sum_ns`, `rms_ns`; in time, not in instructions (layout or noise?): `matmul_ns`' ]
-	[ "${stderr_lines[-1]}" = 'cmpbudget: regressed in time, not in instructions (layout or noise?): matmul_ns' ]
-	run -1 --separate-stderr cmpbudget -b b.toml stats.jsonl
-	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = null ]
-	grep base counts.jsonl >base.jsonl
-	run -2 --separate-stderr cmpbudget -b b.toml -i base.jsonl stats.jsonl
-	[ "$stderr" = 'cmpbudget: base.jsonl: no record of side "head" with stat "min"' ]
 }
 
 @test "cmpbudget the table of the kata's four metrics fits in 100 columns" {

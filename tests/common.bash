@@ -62,3 +62,16 @@ check_examples() {
 		i=$((i + 1))
 	done
 }
+
+# The last line of the output of the last run.
+last() {
+	printf '%s\n' "$output" | tail -n 1
+}
+
+# Replace the faked pressure file (PERFGATE_PRESSURE) in one step, so
+# alternate never reads half of it: $1 is the "some" line's avg10.
+setpressure() {
+	printf 'some avg10=%s avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' \
+	    "$1" >"$PERFGATE_PRESSURE.tmp"
+	mv "$PERFGATE_PRESSURE.tmp" "$PERFGATE_PRESSURE"
+}

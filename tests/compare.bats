@@ -13,11 +13,6 @@ setup() {
 	unset RESUME KATA CC CFLAGS
 }
 
-setpressure() {
-	echo "some avg10=$1 avg60=0.00 avg300=0.00 total=1" >"$PERFGATE_PRESSURE.tmp"
-	mv "$PERFGATE_PRESSURE.tmp" "$PERFGATE_PRESSURE"
-}
-
 fake() {
 	make -s --no-print-directory -f "$C/Makefile" "$@"
 }

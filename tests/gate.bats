@@ -22,10 +22,6 @@ setup() {
 	G=$T/gate
 }
 
-last() {
-	printf '%s\n' "$output" | tail -n 1
-}
-
 # The summary record's member $1 (-c: compact, as JSON).
 summary() {
 	if [ "$1" = -c ]; then

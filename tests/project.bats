@@ -40,10 +40,6 @@ comment_commit() {
 	commit src/fx.c "fx: $1" < "$BATS_TEST_TMPDIR/fx.c"
 }
 
-last() {
-	printf '%s\n' "$output" | tail -n 1
-}
-
 @test "project: an unchanged pair of revisions passes, each side's commit named" {
 	mkrepo
 	comment_commit 'a comment'
