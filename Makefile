@@ -87,6 +87,13 @@ warnings:
 test-san: deps
 	@sh tests/sanitize.sh
 
+# Fuzz every parser FUZZ_S seconds a target with sanitizers on, and print
+# executions, coverage and crashes per target (tests/fuzz/run.sh).
+FUZZ_S = 10
+.PHONY: fuzz
+fuzz:
+	@FUZZ_S='$(FUZZ_S)' sh tests/fuzz/run.sh
+
 test: deps all check lint-man warnings
 	@sh tests/run.sh tests/*.bats
 
