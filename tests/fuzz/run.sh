@@ -11,8 +11,9 @@
 # builds it with clang -fsanitize=fuzzer,address,undefined (libFuzzer, from
 # Debian's libclang-rt-14-dev, which clang pulls in), or with FUZZ_ENGINE=afl
 # with afl-clang-fast (AFL++); FUZZ_RUNS=N runs N executions a target instead
-# of FUZZ_S seconds (libFuzzer). The committed seeds are tests/fuzz/corpus/NAME;
-# what a run adds stays in build/fuzz/corpus/NAME. A crash is copied to
+# of FUZZ_S seconds (libFuzzer). The committed seeds are tests/fuzz/corpus/NAME
+# (minimized) and tests/fuzz/badinput/NAME (the bats tests' bad inputs, kept
+# whole); what a run adds stays in build/fuzz/corpus/NAME. A crash is copied to
 # tests/fuzz/crashes/NAME/, where the replay test runs it from then on.
 # Prints a table (also build/fuzz/table.md): executions, exec/s, coverage
 # (libFuzzer: edges; AFL++: bitmap), corpus (paths), crashes. Exit 0, 1 if
@@ -49,9 +50,13 @@ if [ $mode = replay ]; then
 	# Every committed input, whichever target it was found by, through every target.
 	mkdir -p "$out/replay"
 	status=0
+	dirs=
+	for d in tests/fuzz/badinput tests/fuzz/corpus tests/fuzz/crashes; do
+		[ -d "$d" ] && dirs="$dirs $d"
+	done
 	for t in $targets; do
 		${CC:-cc} $flags $san -o "$out/replay/$t" tests/fuzz/driver.c "tests/fuzz/$t.c" $lib -lm || exit 2
-		"$out/replay/$t" -v tests/fuzz/corpus tests/fuzz/crashes 2>"$out/replay/$t.log" ||
+		"$out/replay/$t" -v $dirs 2>"$out/replay/$t.log" ||
 		    { tail -n 40 "$out/replay/$t.log" >&2; status=1; }
 		tail -n 1 "$out/replay/$t.log" | sed "s/^driver:/fuzz: $t:/"
 	done
@@ -106,14 +111,14 @@ table=$out/table.md
 status=0
 for t in $targets; do
 	build "$t" || { echo "fuzz: cannot build $t" >&2; exit 2; }
-	mkdir -p "$out/corpus/$t" "$out/crashes/$t" "tests/fuzz/corpus/$t"
+	mkdir -p "$out/corpus/$t" "$out/crashes/$t" "tests/fuzz/corpus/$t" "tests/fuzz/badinput/$t"
 	rm -f "$out/crashes/$t"/*
 	log=$out/$t.log
 	start=$(date +%s)
 	if [ "$engine" = afl ]; then
 		rm -rf "$out/afl/$t"
 		mkdir -p "$out/afl/$t.in"
-		cp "tests/fuzz/corpus/$t"/* "$out/afl/$t.in/" 2>/dev/null
+		cp "tests/fuzz/corpus/$t"/* "tests/fuzz/badinput/$t"/* "$out/afl/$t.in/" 2>/dev/null
 		cp "$out/corpus/$t"/* "$out/afl/$t.in/" 2>/dev/null
 		AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
 		    AFL_SKIP_CRASHES=1 afl-fuzz -V "$secs" -i "$out/afl/$t.in" -o "$out/afl/$t" \
@@ -131,7 +136,7 @@ for t in $targets; do
 		if [ -n "$runs" ]; then limit="-runs=$runs"; else limit="-max_total_time=$secs"; fi
 		"$out/bin/$t" $limit -max_len="$(maxlen "$t")" -timeout=10 -rss_limit_mb=2048 \
 		    -print_final_stats=1 -artifact_prefix="$out/crashes/$t/" \
-		    "$out/corpus/$t" "tests/fuzz/corpus/$t" >"$log" 2>&1
+		    "$out/corpus/$t" "tests/fuzz/corpus/$t" "tests/fuzz/badinput/$t" >"$log" 2>&1
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 		# A crash ends the run before the final statistics: take the last status line.
 		[ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -n 1 | tr -d '#')
