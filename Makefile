@@ -18,6 +18,8 @@ PG_CPPFLAGS = -D_GNU_SOURCE -Ibin -Ibench
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget
+# make compare's own (mk/compare.mk)
+TOOLS += refjudge perfdoc
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
@@ -68,6 +70,9 @@ PERFGATE_DIR = .
 PERFGATE_BIN = bin
 include mk/gate.mk
 
+# make compare: the kata against plain C and NumPy (see mk/compare.mk).
+include mk/compare.mk
+
 # The gate's proof: it catches the planted slowdowns and passes the kata
 # against itself.
 grade: all
@@ -87,14 +92,7 @@ warnings:
 test-san: deps
 	@sh tests/sanitize.sh
 
-# Fuzz every parser FUZZ_S seconds a target with sanitizers on, and print
-# executions, coverage and crashes per target (tests/fuzz/run.sh).
-FUZZ_S = 10
-.PHONY: fuzz
-fuzz:
-	@FUZZ_S='$(FUZZ_S)' sh tests/fuzz/run.sh
-
-test: deps all check lint-man warnings
+test: deps all check lint-man warnings compare-check
 	@sh tests/run.sh tests/*.bats
 
 install: all
@@ -115,3 +113,10 @@ uninstall:
 clean:
 	rm -f $(TOOLBIN) bin/*.o bin/*.a bin/*.tmp
 	rm -rf build
+
+# Fuzz every parser FUZZ_S seconds a target with sanitizers on, and print
+# executions, coverage and crashes per target (tests/fuzz/run.sh).
+FUZZ_S = 10
+.PHONY: fuzz
+fuzz:
+	@FUZZ_S='$(FUZZ_S)' sh tests/fuzz/run.sh

@@ -3,8 +3,15 @@
  * Prints one JSON object, the last line of stdout:
  *	{"matmul_ns":…,"sum_ns":…,"rmsnorm_ns":…,"count_below_ns":…}
  * each the best time of one call in nanoseconds. Effort and clock:
- * BENCH_REPS, BENCH_MIN_S, BENCH_MAX_S, BENCH_CLOCK, BENCH_VERBOSE (see
- * bench.h). Exit 0, or 2 on an error (a bad value, an argument, no memory,
+ * BENCH_REPS, BENCH_MIN_S, BENCH_MAX_S, BENCH_CLOCK, BENCH_VERBOSE; the
+ * cases run: BENCH_CASES (see bench.h). With BENCH_SHA256=1 the line also
+ * holds, for each case run, the SHA-256 of its input bytes, so that a
+ * comparison can prove every side timed the same inputs:
+ *	"sum_input_sha256":"<64 hex digits>"
+ * The input bytes of a case are its arrays as the kernel reads them, in
+ * argument order, float32 in the machine's byte order (little-endian
+ * here): matmul A then B; sum x; rmsnorm x then w; count_below the sorted
+ * array then the CB_Q queries (bench/numpy_worker.py hashes the same). Exit 0, or 2 on an error (a bad value, an argument, no memory,
  * stdout not written).
  *
  * Build: cc -std=c11 -O2 -Ikata -Ibench bench/bench.c KERNELS.c -lm
@@ -13,8 +20,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels.h"
+#include "sha256.h"
 
 /*
  * Sizes: each call takes 0.1 microseconds to a millisecond, so a batch is
@@ -127,6 +136,29 @@ run_count_below(void *arg)
 	bench_keep_int(kata_count_below(in.cb, CB_N, in.cbq[in.cbi++ % CB_Q]));
 }
 
+/* The digests, for bench_note: they must outlive main's calls. */
+static char digest[4][65];
+
+/*
+ * Note the SHA-256 of n floats at a, then m at b (m may be 0), as name's,
+ * when metric runs.
+ */
+static void
+note_input(int i, const char *metric, const char *name, const float *a, long n,
+    const float *b, long m)
+{
+	struct sha256 h;
+
+	if (!bench_selected(metric))
+		return;
+	sha256_init(&h);
+	sha256_update(&h, a, sizeof(float) * (size_t)n);
+	if (m > 0)
+		sha256_update(&h, b, sizeof(float) * (size_t)m);
+	sha256_hex(&h, digest[i]);
+	bench_note(name, digest[i]);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -140,5 +172,11 @@ main(int argc, char *argv[])
 	bench_add("sum_ns", run_sum, NULL);
 	bench_add("rmsnorm_ns", run_rmsnorm, NULL);
 	bench_add("count_below_ns", run_count_below, NULL);
+	if (getenv("BENCH_SHA256") != NULL && strcmp(getenv("BENCH_SHA256"), "1") == 0) {
+		note_input(0, "matmul_ns", "matmul_input_sha256", in.A, (long)MM_N * MM_N, in.B, (long)MM_N * MM_N);
+		note_input(1, "sum_ns", "sum_input_sha256", in.sx, SUM_N, NULL, 0);
+		note_input(2, "rmsnorm_ns", "rmsnorm_input_sha256", in.rx, (long)RMS_ROWS * RMS_D, in.rw, RMS_D);
+		note_input(3, "count_below_ns", "count_below_input_sha256", in.cb, CB_N, in.cbq, CB_Q);
+	}
 	return bench_report();
 }

@@ -25,7 +25,10 @@
  * same double.
  *
  * The rest of the interface: bench_init(argv0) reads the environment
- * (optional); bench_time(fn, arg) times one function at once and returns
+ * (optional); bench_selected(name) says whether BENCH_CASES lets metric
+ * name run; bench_note(name, text) adds a string member to the line (such
+ * as an input's SHA-256, "sum_input_sha256"; a reader of metrics must then
+ * accept strings, as alternate -s does); bench_time(fn, arg) times one function at once and returns
  * its ns a call; bench_metric(name, value) adds a metric measured some other
  * way; bench_keep_float, _double, _int and _ptr store a result where the
  * compiler cannot prove it dead.
@@ -43,6 +46,11 @@
  *	BENCH_CLOCK	cpu (default): the thread's CPU time, which leaves out
  *			the time other processes take; wall: the monotonic clock
  *	BENCH_VERBOSE	1: a line per metric on stderr (batches, calls, time)
+ *	BENCH_CASES	a comma list of the cases to run, by metric name
+ *			(sum_ns) or case name (sum: the name up to its last
+ *			'_'); the others are not timed and not printed, so a
+ *			comparison can measure one case at a time. A name that
+ *			matches no metric is an error.
  * A bad value is one line on stderr, "bench: BENCH_REPS=x: not a number",
  * and exit 2.
  *
@@ -339,6 +347,105 @@ bench_calibrate_(struct bench_metric_ *m)
 		m->done = 1;
 }
 
+/*
+ * BENCH_CASES and the notes: kept apart from the timing state. seen has a
+ * bit for each name of the list that some metric matched.
+ */
+#define BENCH_MAX_NOTES 16
+
+struct bench_cases_ {
+	int read;
+	const char *list;		/* NULL: every case runs */
+	unsigned long long seen;
+	int nnote;
+	const char *note[BENCH_MAX_NOTES][2];
+};
+
+static inline struct bench_cases_ *
+bench_cases_(void)
+{
+	static struct bench_cases_ c;
+
+	if (!c.read) {
+		c.list = getenv("BENCH_CASES");
+		c.read = 1;
+	}
+	return &c;
+}
+
+/* Whether BENCH_CASES (unset: every case) names metric name or its case. */
+static inline int
+bench_selected(const char *name)
+{
+	struct bench_cases_ *c = bench_cases_();
+	const char *p, *end, *us = strrchr(name, '_');
+	size_t caselen = us != NULL && us != name ? (size_t)(us - name) : strlen(name);
+	int i, hit = 0;
+
+	if (c->list == NULL)
+		return 1;
+	for (p = c->list, i = 0; *p != '\0'; i++) {
+		end = strchr(p, ',');
+		if (end == NULL)
+			end = p + strlen(p);
+		if (((size_t)(end - p) == strlen(name) && strncmp(p, name, (size_t)(end - p)) == 0) ||
+		    ((size_t)(end - p) == caselen && strncmp(p, name, caselen) == 0)) {
+			if (i < 64)
+				c->seen |= 1ULL << i;
+			hit = 1;
+		}
+		p = *end == ',' ? end + 1 : end;
+	}
+	return hit;
+}
+
+/* A list name that no metric matched: exit 2, naming it. */
+static inline void
+bench_cases_check_(void)
+{
+	struct bench_cases_ *c = bench_cases_();
+	const char *p, *end;
+	int i;
+
+	if (c->list == NULL)
+		return;
+	for (p = c->list, i = 0; *p != '\0'; i++) {
+		end = strchr(p, ',');
+		if (end == NULL)
+			end = p + strlen(p);
+		if (end == p || (i < 64 && !(c->seen >> i & 1)))
+			bench_die_("BENCH_CASES=%s: no case '%.*s'", c->list, (int)(end - p), p);
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
+/* Add a string member to the metrics line; text is printed JSON-escaped. */
+static inline void
+bench_note(const char *name, const char *text)
+{
+	struct bench_cases_ *c = bench_cases_();
+
+	if (c->nnote == BENCH_MAX_NOTES)
+		bench_die_("%s: more than %d notes", name, BENCH_MAX_NOTES);
+	c->note[c->nnote][0] = name;
+	c->note[c->nnote++][1] = text;
+}
+
+static inline void
+bench_putstr_(const char *s)
+{
+	putchar('"');
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned)(unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
 /* Check a metric's name and take a slot for it. */
 static inline struct bench_metric_ *
 bench_slot_(const char *name)
@@ -371,7 +478,11 @@ bench_slot_(const char *name)
 static inline void
 bench_add(const char *name, bench_fn fn, void *arg)
 {
-	struct bench_metric_ *m = bench_slot_(name);
+	struct bench_metric_ *m;
+
+	if (!bench_selected(name))
+		return;
+	m = bench_slot_(name);
 
 	m->fn = fn;
 	m->arg = arg;
@@ -381,7 +492,11 @@ bench_add(const char *name, bench_fn fn, void *arg)
 static inline void
 bench_metric(const char *name, double value)
 {
-	struct bench_metric_ *m = bench_slot_(name);
+	struct bench_metric_ *m;
+
+	if (!bench_selected(name))
+		return;
+	m = bench_slot_(name);
 
 	if (!isfinite(value))
 		bench_die_("%s: not a finite number", name);
@@ -440,9 +555,11 @@ static inline int
 bench_report(void)
 {
 	struct bench_state_ *st = bench_state_();
+	struct bench_cases_ *c = bench_cases_();
 	char buf[32];
 	int i, busy;
 
+	bench_cases_check_();
 	for (i = 0; i < st->nmetric; i++)
 		if (!st->m[i].done)
 			bench_calibrate_(&st->m[i]);
@@ -460,6 +577,10 @@ bench_report(void)
 	for (i = 0; i < st->nmetric; i++) {
 		bench_fmt_(buf, st->m[i].value);
 		printf("%s\"%s\":%s", i ? "," : "", st->m[i].name, buf);
+	}
+	for (i = 0; i < c->nnote; i++) {
+		printf("%s\"%s\":", i || st->nmetric ? "," : "", c->note[i][0]);
+		bench_putstr_(c->note[i][1]);
 	}
 	puts("}");
 	if (fflush(stdout) != 0 || ferror(stdout)) {

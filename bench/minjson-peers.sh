@@ -11,7 +11,10 @@
 # digits. "wide": seven numeric fields with short values.
 #
 # Environment: MINJSON_RECORDS (default 1000000), MINJSON_ROUNDS (5),
-# MINJSON_JQ (slice: 20000 records of the issue shape, default; full; off).
+# MINJSON_JQ (slice: 20000 records of the issue shape, default; full; off),
+# MINJSON (the minjson measured, default bin/minjson), MINJSON_OLD (another
+# build, say main's, timed in the same rounds: a change's ratio before and
+# after, side by side).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench-minjson
@@ -19,10 +22,12 @@ records=${MINJSON_RECORDS:-1000000}
 rounds=${MINJSON_ROUNDS:-5}
 jqmode=${MINJSON_JQ:-slice}
 minjson=${MINJSON:-$top/bin/minjson}
+old=${MINJSON_OLD:-}
 mkdir -p "$out"
 
 [ -x "$minjson" ] || { echo "minjson-peers: $minjson not built (make bin/minjson)" >&2; exit 2; }
 command -v mawk >/dev/null || { echo "minjson-peers: mawk not found" >&2; exit 2; }
+[ -z "$old" ] || [ -x "$old" ] || { echo "minjson-peers: MINJSON_OLD=$old is not executable" >&2; exit 2; }
 
 # The data: deterministic, written once, kept out of git under build/.
 cat >"$out/gen.py" <<'EOF'
@@ -126,6 +131,13 @@ for shape in issue wide; do
 		diff "$out/minjson-$shape.out" "$out/mawk-$shape.out" >&2
 		exit 2
 	fi
+	[ -n "$old" ] || continue
+	"$minjson" -s min,q1,median,q3 "$data" >"$out/minjson-quart-$shape.out"
+	"$old" -s min,q1,median,q3 "$data" >"$out/old-quart-$shape.out"
+	if ! cmp -s "$out/minjson-quart-$shape.out" "$out/old-quart-$shape.out"; then
+		echo "minjson-peers: minjson's quartiles differ from MINJSON_OLD's ($shape)" >&2
+		exit 2
+	fi
 done
 
 # jq's minima per side, every field but the key, as minjson prints them.
@@ -139,6 +151,7 @@ better() {	# better BEST NEW: the smaller of two times
 best_jq= rss_jq=
 for shape in issue wide; do
 	eval "best_mawk_$shape= best_min_$shape= best_quart_$shape= rss_min_$shape= rss_quart_$shape="
+	eval "best_oldmin_$shape= best_oldquart_$shape="
 done
 r=1
 while [ $r -le "$rounds" ]; do
@@ -150,6 +163,11 @@ while [ $r -le "$rounds" ]; do
 		eval "best_min_$shape=\$(better \"\$best_min_$shape\" $1); rss_min_$shape=$2"
 		set -- $(run "'$minjson' -s min,q1,median,q3 '$data' >/dev/null")
 		eval "best_quart_$shape=\$(better \"\$best_quart_$shape\" $1); rss_quart_$shape=$2"
+		[ -n "$old" ] || continue
+		set -- $(run "'$old' '$data' >/dev/null")
+		eval "best_oldmin_$shape=\$(better \"\$best_oldmin_$shape\" $1)"
+		set -- $(run "'$old' -s min,q1,median,q3 '$data' >/dev/null")
+		eval "best_oldquart_$shape=\$(better \"\$best_oldquart_$shape\" $1)"
 	done
 	if [ "$jqmode" = slice ]; then
 		set -- $(run "jq -c -s '$jqprog' '$slice' >/dev/null")
@@ -168,13 +186,18 @@ for shape in issue wide; do
 	eval data=\$$shape
 	size=$(wc -c <"$data")
 	eval "mawk=\$best_mawk_$shape mn=\$best_min_$shape q=\$best_quart_$shape rmin=\$rss_min_$shape rq=\$rss_quart_$shape"
+	eval "omn=\$best_oldmin_$shape oq=\$best_oldquart_$shape"
 	awk -v shape="$shape" -v size="$size" -v mawk="$mawk" -v mn="$mn" -v q="$q" \
 	    -v rmin="$rmin" -v rq="$rq" -v jq="$best_jq" -v rjq="$rss_jq" -v mode="$jqmode" \
-	    -v n="$records" 'BEGIN {
+	    -v omn="$omn" -v oq="$oq" -v n="$records" 'BEGIN {
 		printf "%s (%d bytes, %.0f a line):\n", shape, size, size / n
 		printf "  %-40s %8.3f s\n", "mawk, fields hard-coded, minima", mawk
 		printf "  %-40s %8.3f s  %6d KB  %.2fx mawk\n", "minjson (minima)", mn, rmin, mn / mawk
 		printf "  %-40s %8.3f s  %6d KB  %.2fx mawk\n", "minjson -s min,q1,median,q3", q, rq, q / mawk
+		if (omn != "") {
+			printf "  %-40s %8.3f s            %.2fx mawk  now/old %.3f\n", "MINJSON_OLD (minima)", omn, omn / mawk, mn / omn
+			printf "  %-40s %8.3f s            %.2fx mawk  now/old %.3f\n", "MINJSON_OLD -s min,q1,median,q3", oq, oq / mawk, q / oq
+		}
 		if (shape == "issue" && mode == "slice")
 			printf "  %-40s %8.3f s  (%.3f s on 20000 records, x%d)\n", "jq 1.6, group_by, scaled", jq * n / 20000, jq, n / 20000
 		else if (shape == "issue" && mode == "full")

@@ -3,7 +3,8 @@
  * Each round runs every side once, in an order taken from a Williams design,
  * and writes one record per run: the side's name, the round, the slot, the
  * load average (and with -p the CPU pressure), then the side's own metrics
- * byte for byte.
+ * byte for byte. A side that fails, or a load gate that stays closed, ends
+ * the run with one more record that says what happened.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "jsonl.h"
 #include "proc.h"
+#include "stats.h"
 #include "util.h"
 
 /* How much of a failing side's stderr is shown again under the message. */
@@ -25,9 +28,30 @@
 /* How often a closed load gate is read again while waiting. */
 #define POLL_S 0.5
 
+/*
+ * How often a side's thread count is read with -T: often enough to see a
+ * thread that lives a few hundredths of a second, seldom enough that the
+ * reads (some microseconds each) cost the side under a thousandth.
+ */
+#define THREADS_S 0.01
+
 struct side {
 	char *name;
 	char *script;		/* "exec <command>", for /bin/sh -c */
+	char *extra;		/* -a: ,"key":"value"... written after "side" */
+	size_t extralen;
+	char **keys;		/* -a: the keys, raw, to check metrics against */
+	size_t nkeys;
+};
+
+/*
+ * Keys of alternate's own, which neither -a nor a metric may take: those of
+ * a run's record and those of a failure's record.
+ */
+static const char *const ownkeys[] = {
+	"side", "round", "slot", "load", "pressure", "threads",
+	"error", "status", "signal", "timed_out", "stderr", "deferred", "gate",
+	"maxload", "waited_s", "retries", "discarded"
 };
 
 static struct side *sides;
@@ -41,6 +65,10 @@ static const char *pressurepath;	/* -p: the gate reads CPU pressure here */
 static double maxload;		/* 0: no load gate */
 static double maxwait = 60;
 static double timeout = 300;
+static long maxthreads;		/* -T: 0, threads not watched */
+static int strings;		/* -s: string members pass through */
+static int notediscards;	/* -d: records say how often their round was discarded */
+static long discards;		/* how often the running round was discarded */
 
 /* A round's records, held until the round has passed the load gate. */
 static char *rbuf;
@@ -107,14 +135,93 @@ radd(const char *s, size_t n)
 static void
 raddf(const char *fmt, ...)
 {
-	char tmp[128];
+	char tmp[128], *big;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
 	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
-	radd(tmp, (size_t)n);
+	if (n < 0)
+		die("vsnprintf:");
+	if ((size_t)n < sizeof tmp) {
+		radd(tmp, (size_t)n);
+		return;
+	}
+	/* Long names and messages: print again, into room enough. */
+	big = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	radd(big, (size_t)n);
+	free(big);
+}
+
+/*
+ * The length of the valid UTF-8 sequence at p (before end), or 0 when the
+ * bytes there are not one: a stderr tail may be cut mid-character or hold
+ * bytes of another encoding, and a record must stay valid JSON.
+ */
+static size_t
+utf8len(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* No overlong forms, no surrogates, nothing above U+10FFFF. */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* Add s[0..n) as a JSON string body: escaped, invalid UTF-8 as U+FFFD. */
+static void
+raddesc(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	size_t len;
+
+	while (p < end) {
+		if (*p == '"' || *p == '\\') {
+			radd("\\", 1);
+			radd((const char *)p++, 1);
+		} else if (*p == '\n') {
+			radd("\\n", 2);
+			p++;
+		} else if (*p == '\t') {
+			radd("\\t", 2);
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			raddf("\\u%04x", *p++);
+		} else if ((len = utf8len(p, end)) == 0) {
+			radd("\\ufffd", 6);
+			p++;
+		} else {
+			radd((const char *)p, len);
+			p += len;
+		}
+	}
 }
 
 /* Write the held records and make sure they reached the file. */
@@ -218,53 +325,21 @@ gaugename(void)
 	return pressurepath != NULL ? "CPU pressure" : "load average";
 }
 
-/*
- * Row `row` of a Williams design for k sides, into order[0..k). For even k
- * the rows of one balanced Latin square; for odd k that square and then its
- * mirror image, since an odd square alone cannot balance adjacency. Over
- * williams_rows(k) rows every side takes every slot equally often and every
- * ordered pair of sides is adjacent equally often.
- */
-static size_t
-williams_rows(size_t k)
-{
-	return k % 2 == 0 ? k : 2 * k;
-}
-
-static void
-williams(size_t k, size_t row, size_t *order)
-{
-	size_t j, first, mirror;
-
-	row %= williams_rows(k);
-	mirror = row >= k;
-	if (mirror)
-		row -= k;
-	for (j = 0; j < k; j++) {
-		/* The first row is 0, 1, k-1, 2, k-2, ...; row r adds r to it. */
-		size_t i = mirror ? k - 1 - j : j;
-
-		if (i == 0)
-			first = 0;
-		else if (i % 2 == 1)
-			first = (i + 1) / 2;
-		else
-			first = k - i / 2;
-		order[j] = (first + row) % k;
-	}
-}
-
 static int
 iskey(const struct jfield *f, const char *key)
 {
 	return f->keylen == strlen(key) && memcmp(f->key, key, f->keylen) == 0;
 }
 
-/* Stop the run for a failed side: the message, then its stderr's tail. */
+/*
+ * Stop the run for a failed side: the message, then its stderr's tail, on
+ * stderr; and the failure's record, in place of the round's held records,
+ * on the output. res is NULL when the side could not even be started.
+ */
 static _Noreturn void
 sidefail(const struct side *s, long round, const char *why, const struct proc_result *res)
 {
-	const char *p, *end, *nl;
+	const char *p = NULL, *end = NULL, *nl;
 
 	erase();
 	warnmsg("side %s, round %ld: %s", s->name, round, why);
@@ -275,15 +350,82 @@ sidefail(const struct side *s, long round, const char *why, const struct proc_re
 		if (res->errtaillen >= TAILSIZE && (nl = memchr(p, '\n', end - p)) != NULL)
 			p = nl + 1;
 		fprintf(stderr, "%s: side %s's stderr ended with:\n", argv0, s->name);
-		while (p < end) {
-			nl = memchr(p, '\n', end - p);
-			if (nl == NULL)
-				nl = end;
-			fprintf(stderr, "  %.*s\n", (int)(nl - p), p);
-			p = nl + 1;
+		for (nl = p; nl < end; ) {
+			const char *e = memchr(nl, '\n', end - nl);
+
+			if (e == NULL)
+				e = end;
+			fprintf(stderr, "  %.*s\n", (int)(e - nl), nl);
+			nl = e + 1;
 		}
 	}
+	rlen = 0;
+	raddf("{\"error\":\"side %s, round %ld: ", s->name, round);
+	raddesc(why, strlen(why));
+	raddf("\",\"side\":\"%s\"", s->name);
+	radd(s->extra, s->extralen);
+	raddf(",\"round\":%ld", round);
+	if (res != NULL && res->started) {
+		if (res->timed_out)
+			radd(",\"timed_out\":true", 17);
+		else if (WIFSIGNALED(res->status))
+			raddf(",\"signal\":%d", WTERMSIG(res->status));
+		else if (WIFEXITED(res->status) && WEXITSTATUS(res->status) != 0)
+			raddf(",\"status\":%d", WEXITSTATUS(res->status));
+	}
+	if (res != NULL && res->threads > 0)
+		raddf(",\"threads\":%d", res->threads);
+	if (res != NULL) {
+		radd(",\"stderr\":\"", 11);
+		if (p != NULL)
+			raddesc(p, (size_t)(end - p));
+		radd("\"", 1);
+	}
+	radd("}\n", 2);
+	rflush();
 	exit(2);
+}
+
+/*
+ * With -s: jmetrics(3)'s rule, but a member of the metrics line may also be
+ * a string (an input's digest, a version), passed through as it was written.
+ */
+static const char *
+jmembers(const char *buf, size_t len, struct jrecord *rec)
+{
+	static char msg[128];
+	const char *end = buf + len, *line, *err;
+	size_t i;
+
+	while (end > buf && strchr(" \t\r\n", end[-1]) != NULL)
+		end--;
+	if (end == buf)
+		return "no output on stdout";
+	for (line = end; line > buf && line[-1] != '\n'; line--)
+		;
+	if ((err = jparse(line, (size_t)(end - line), rec)) != NULL) {
+		snprintf(msg, sizeof msg, "last stdout line is not a JSON object: %.80s", err);
+		return msg;
+	}
+	for (i = 0; i < rec->n; i++)
+		if (rec->field[i].type != J_NUMBER && rec->field[i].type != J_STRING) {
+			snprintf(msg, sizeof msg, "value of \"%.*s\" is neither a number nor a string",
+			    (int)(rec->field[i].keylen > 64 ? 64 : rec->field[i].keylen), rec->field[i].key);
+			return msg;
+		}
+	return NULL;
+}
+
+/* Whether a member given to side s by -a is named key. */
+static int
+takenkey(const struct side *s, const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeys; i++)
+		if (len == strlen(s->keys[i]) && memcmp(key, s->keys[i], len) == 0)
+			return 1;
+	return 0;
 }
 
 /* Run one side once and add its record; returns the gauge read after it. */
@@ -303,39 +445,61 @@ runside(const struct side *s, long round, size_t slot)
 	opts.timeout_s = timeout;
 	opts.capture_stdout = 1;
 	opts.stderr_tail = TAILSIZE;
-	if ((msg = proc_run(&opts, &res)) != NULL) {
-		erase();
-		die("side %s, round %ld: %s", s->name, round, msg);
-	}
+	if (maxthreads > 0)
+		opts.threads_s = THREADS_S;
+	if ((msg = proc_run(&opts, &res)) != NULL)
+		sidefail(s, round, msg, NULL);
 	if ((msg = proc_failure(&opts, &res, why, sizeof why)) != NULL)
 		sidefail(s, round, msg, &res);
-	if ((msg = jmetrics(res.out, res.outlen, &rec)) != NULL)
+	if (maxthreads > 0 && res.threads > maxthreads) {
+		snprintf(why, sizeof why, "ran with %d threads, more than the %ld asked for",
+		    res.threads, maxthreads);
+		sidefail(s, round, why, &res);
+	}
+	if ((msg = (strings ? jmembers : jmetrics)(res.out, res.outlen, &rec)) != NULL)
 		sidefail(s, round, msg, &res);
 	for (i = 0; i < rec.n; i++) {
 		const struct jfield *f = &rec.field[i];
 
 		if (iskey(f, "side") || iskey(f, "round") || iskey(f, "slot") || iskey(f, "load") ||
-		    (pressurepath != NULL && iskey(f, "pressure"))) {
+		    (pressurepath != NULL && iskey(f, "pressure")) ||
+		    (maxthreads > 0 && iskey(f, "threads")) ||
+		    (notediscards && maxload > 0 && iskey(f, "discarded"))) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
+			    (int)f->keylen, f->key);
+			sidefail(s, round, why, &res);
+		}
+		if (takenkey(s, f->key, f->keylen)) {
+			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a member given by -a",
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
 		}
 	}
 	load = gauge = readload();
 	fmt_double(num, load);
-	raddf("{\"side\":\"%s\",\"round\":%ld,\"slot\":%zu,\"load\":%s", s->name, round, slot, num);
+	raddf("{\"side\":\"%s\"", s->name);
+	radd(s->extra, s->extralen);
+	raddf(",\"round\":%ld,\"slot\":%zu,\"load\":%s", round, slot, num);
 	if (pressurepath != NULL) {
 		gauge = readpressure();
 		fmt_double(num, gauge);
 		raddf(",\"pressure\":%s", num);
 	}
+	if (maxthreads > 0)
+		raddf(",\"threads\":%d", res.threads);
+	if (notediscards && maxload > 0)
+		raddf(",\"discarded\":%ld", discards);
 	for (i = 0; i < rec.n; i++) {
 		const struct jfield *f = &rec.field[i];
 
 		radd(",\"", 2);
 		radd(f->key, f->keylen);
 		radd("\":", 2);
+		if (f->type == J_STRING)
+			radd("\"", 1);
 		radd(f->raw, f->rawlen);
+		if (f->type == J_STRING)
+			radd("\"", 1);
 	}
 	radd("}\n", 2);
 	jrecord_free(&rec);
@@ -343,33 +507,100 @@ runside(const struct side *s, long round, size_t slot)
 	return gauge;
 }
 
+/*
+ * Stop the run for a load gate that stayed closed: the message on stderr,
+ * and a record saying the rest of the run was deferred. how is "wait" (the
+ * gate did not open before a round) or "retries" (rounds kept ending above
+ * it); n is the seconds waited or the retries used.
+ */
+static _Noreturn void
+deferred(long round, const char *how, double gauge, double n)
+{
+	char gbuf[32], mbuf[32], nbuf[32], msg[256];
+
+	fmt_double(gbuf, gauge);
+	fmt_double(mbuf, maxload);
+	fmt_double(nbuf, n);
+	if (strcmp(how, "wait") == 0)
+		snprintf(msg, sizeof msg, "round %ld: the load gate stayed closed: %s %s still at or above %s after %s s",
+		    round, gaugename(), gbuf, mbuf, nbuf);
+	else
+		snprintf(msg, sizeof msg, "round %ld: the load gate stayed closed: %s %s at or above %s after the round, and all %s retries are used",
+		    round, gaugename(), gbuf, mbuf, nbuf);
+	erase();
+	warnmsg("%s", msg);
+	rlen = 0;
+	raddf("{\"error\":\"%s\",\"deferred\":true,\"round\":%ld,\"gate\":\"%s\",\"%s\":%s,\"maxload\":%s,\"%s\":%s}\n",
+	    msg, round, how, pressurepath != NULL ? "pressure" : "load", gbuf, mbuf,
+	    strcmp(how, "wait") == 0 ? "waited_s" : "retries", nbuf);
+	rflush();
+	exit(2);
+}
+
 /* Wait, up to maxwait seconds, for the gauge to fall below the gate. */
 static void
-gatewait(long round, long rounds)
+gatewait(long round, long shown_round, long rounds)
 {
-	char lbuf[32], gbuf[32], wbuf[32];
+	char lbuf[32], gbuf[32];
 	double start, waited, load;
 	struct timespec ts;
 
 	start = now();
 	while ((load = readgauge()) >= maxload) {
 		waited = now() - start;
+		if (waited >= maxwait)
+			deferred(round, "wait", load, maxwait);
 		fmt_double(lbuf, load);
 		fmt_double(gbuf, maxload);
-		if (waited >= maxwait) {
-			fmt_double(wbuf, maxwait);
-			erase();
-			die("round %ld: the load gate stayed closed: %s %s still at or above %s after %s s",
-			    round, gaugename(), lbuf, gbuf, wbuf);
-		}
 		progress("round %ld/%ld, waiting for %s %s to fall below %s",
-		    round, rounds, gaugename(), lbuf, gbuf);
+		    shown_round, rounds, gaugename(), lbuf, gbuf);
 		waited = fmin(POLL_S, maxwait - waited);
 		ts.tv_sec = (time_t)waited;
 		ts.tv_nsec = (long)((waited - ts.tv_sec) * 1e9);
 		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 			;
 	}
+}
+
+/* Add the member of "-a name:key=value" to its side; or exit 2. */
+static void
+addmember(const char *arg)
+{
+	const char *colon = strchr(arg, ':'), *eq;
+	struct side *s = NULL;
+	size_t i, keylen, saved;
+
+	if (colon == NULL || (eq = strchr(colon, '=')) == NULL)
+		die("-a %s: expected name:key=value", arg);
+	for (i = 0; i < nsides; i++)
+		if (strlen(sides[i].name) == (size_t)(colon - arg) &&
+		    memcmp(sides[i].name, arg, (size_t)(colon - arg)) == 0)
+			s = &sides[i];
+	if (s == NULL)
+		die("-a %s: no side named %.*s", arg, (int)(colon - arg), arg);
+	keylen = (size_t)(eq - colon - 1);
+	if (keylen == 0)
+		die("-a %s: empty key", arg);
+	for (i = 0; i < sizeof ownkeys / sizeof ownkeys[0]; i++)
+		if (keylen == strlen(ownkeys[i]) && memcmp(colon + 1, ownkeys[i], keylen) == 0)
+			die("-a %s: %s is a key of alternate's own", arg, ownkeys[i]);
+	if (takenkey(s, colon + 1, keylen))
+		die("-a %s: side %s has a member %.*s already", arg, s->name, (int)keylen, colon + 1);
+	s->keys = xrealloc(s->keys, (s->nkeys + 1) * sizeof *s->keys);
+	s->keys[s->nkeys] = xmalloc(keylen + 1);
+	memcpy(s->keys[s->nkeys], colon + 1, keylen);
+	s->keys[s->nkeys++][keylen] = '\0';
+	/* Built in the record buffer, which is empty before the first run. */
+	saved = rlen;
+	radd(",\"", 2);
+	raddesc(colon + 1, keylen);
+	radd("\":\"", 3);
+	raddesc(eq + 1, strlen(eq + 1));
+	radd("\"", 1);
+	s->extra = xrealloc(s->extra, s->extralen + rlen - saved);
+	memcpy(s->extra + s->extralen, rbuf + saved, rlen - saved);
+	s->extralen += rlen - saved;
+	rlen = saved;
 }
 
 static void
@@ -398,6 +629,7 @@ addside(const char *arg)
 	for (i = 0; i < nsides; i++)
 		if (strcmp(sides[i].name, name) == 0)
 			die("duplicate side name %s", name);
+	memset(&sides[nsides], 0, sizeof sides[nsides]);
 	sides[nsides].name = name;
 	sides[nsides].script = xmalloc(strlen(eq + 1) + sizeof "exec ");
 	strcpy(sides[nsides].script, "exec ");
@@ -408,8 +640,9 @@ addside(const char *arg)
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-c cpu] [-l maxload] [-L wait] [-o file] [-p] [-r rounds]"
-	    " [-R retries] [-t timeout] name=command ...\n", argv0);
+	fprintf(stderr, "usage: %s [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
+	    " [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads]"
+	    " name=command ...\n", argv0);
 	exit(2);
 }
 
@@ -420,21 +653,29 @@ main(int argc, char *argv[])
 		"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 		"VECLIB_MAXIMUM_THREADS"
 	};
-	long cpu = -1, rounds = 3, retries = 10, used = 0, round;
+	long cpu = -1, rounds = 3, retries = 10, used = 0, first = 1, round;
 	const char *outpath = NULL, *err, *env;
 	char lbuf[32], gbuf[32];
+	char **members;
 	double load = 0;
-	size_t *order, i, slot;
+	size_t *order, i, slot, nmembers = 0;
 	int c, pressure = 0;
 
 	setargv0(argv[0]);
+	members = xmalloc((size_t)argc * sizeof *members);
 	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */
-	while ((c = getopt(argc, argv, "+:c:l:L:o:pr:R:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:a:c:dl:L:n:o:pr:R:st:T:")) != -1) {
 		switch (c) {
+		case 'a':
+			members[nmembers++] = optarg;
+			break;
 		case 'c':
 			if ((err = parse_long(optarg, 0, CPU_SETSIZE - 1, &cpu)) != NULL)
 				die("-c %s: %s", optarg, err);
+			break;
+		case 'd':
+			notediscards = 1;
 			break;
 		case 'l':
 			if ((err = parse_double(optarg, 0, 1e9, &maxload)) != NULL)
@@ -445,6 +686,10 @@ main(int argc, char *argv[])
 		case 'L':
 			if ((err = parse_double(optarg, 0, 1e9, &maxwait)) != NULL)
 				die("-L %s: %s", optarg, err);
+			break;
+		case 'n':
+			if ((err = parse_long(optarg, 1, 1000000000, &first)) != NULL)
+				die("-n %s: %s", optarg, err);
 			break;
 		case 'o':
 			outpath = optarg;
@@ -460,9 +705,16 @@ main(int argc, char *argv[])
 			if ((err = parse_long(optarg, 0, 1000000000, &retries)) != NULL)
 				die("-R %s: %s", optarg, err);
 			break;
+		case 's':
+			strings = 1;
+			break;
 		case 't':
 			if ((err = parse_double(optarg, 0, 1e9, &timeout)) != NULL)
 				die("-t %s: %s", optarg, err);
+			break;
+		case 'T':
+			if ((err = parse_long(optarg, 1, 1000000, &maxthreads)) != NULL)
+				die("-T %s: %s", optarg, err);
 			break;
 		default:
 			optionerror(c);
@@ -476,6 +728,9 @@ main(int argc, char *argv[])
 	sides = xmalloc((size_t)argc * sizeof *sides);
 	for (i = 0; i < (size_t)argc; i++)
 		addside(argv[i]);
+	for (i = 0; i < nmembers; i++)
+		addmember(members[i]);
+	free(members);
 	order = xmalloc(nsides * sizeof *order);
 
 	if (pressure) {
@@ -516,13 +771,17 @@ main(int argc, char *argv[])
 	t0 = now();
 	runstotal = rounds * (long)nsides;
 
-	for (round = 1; round <= rounds; round++) {
-		for (;;) {
+	/*
+	 * Rounds are numbered from first, and the design's rows with them, so
+	 * that a block run later continues both where an earlier one ended.
+	 */
+	for (round = first; round < first + rounds; round++) {
+		for (discards = 0;; discards++) {
 			if (maxload > 0)
-				gatewait(round, rounds);
+				gatewait(round, round - first + 1, rounds);
 			williams(nsides, (size_t)(round - 1), order);
 			for (slot = 0; slot < nsides; slot++) {
-				progress("round %ld/%ld, side %s (%zu/%zu)", round, rounds,
+				progress("round %ld/%ld, side %s (%zu/%zu)", round - first + 1, rounds,
 				    sides[order[slot]].name, slot + 1, nsides);
 				load = runside(&sides[order[slot]], round, slot);
 				runsdone++;
@@ -533,16 +792,13 @@ main(int argc, char *argv[])
 			if (maxload <= 0 || load < maxload)
 				break;
 			/* The round ran on a loaded machine: drop it and run it again. */
-			fmt_double(lbuf, load);
-			fmt_double(gbuf, maxload);
 			rlen = 0;
-			if (used == retries) {
-				erase();
-				die("round %ld: the load gate stayed closed: %s %s at or above %s after the round, and all %ld retries are used",
-				    round, gaugename(), lbuf, gbuf, retries);
-			}
+			if (used == retries)
+				deferred(round, "retries", load, (double)retries);
 			used++;
 			runstotal += (long)nsides;
+			fmt_double(lbuf, load);
+			fmt_double(gbuf, maxload);
 			erase();
 			warnmsg("round %ld discarded: %s %s at or above %s after it (retry %ld of %ld)",
 			    round, gaugename(), lbuf, gbuf, used, retries);
@@ -553,6 +809,10 @@ main(int argc, char *argv[])
 	for (i = 0; i < nsides; i++) {
 		free(sides[i].name);
 		free(sides[i].script);
+		free(sides[i].extra);
+		while (sides[i].nkeys > 0)
+			free(sides[i].keys[--sides[i].nkeys]);
+		free(sides[i].keys);
 	}
 	free(sides);
 	free(order);

@@ -72,12 +72,12 @@ looks_like_object(const char *buf, size_t len)
 }
 
 static int
-is_own(const char *key, size_t len)
+is_own(const struct jfield *f)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof ownkey / sizeof ownkey[0]; i++)
-		if (strlen(ownkey[i]) == len && memcmp(ownkey[i], key, len) == 0)
+		if (jfield_is(f, ownkey[i]))
 			return 1;
 	return 0;
 }
@@ -95,11 +95,11 @@ take_metrics(long i, const struct jrecord *rec)
 		metric = xmalloc(nmetric * sizeof metric[0]);
 		for (m = 0; m < nmetric; m++) {
 			f = &rec->field[m];
-			if (is_own(f->key, f->keylen))
+			if (is_own(f))
 				die("run 1: metric \"%.*s\" clashes with a key of bestof's own",
 				    (int)f->keylen, f->key);
 			metric[m].keylen = f->keylen;
-			metric[m].key = memcpy(xmalloc(f->keylen), f->key, f->keylen);
+			metric[m].key = xmemdup(f->key, f->keylen);
 		}
 	} else if (hasmetrics != (rec != NULL)) {
 		die(hasmetrics ? "run %ld: no metrics line, but run 1 had one" :
@@ -112,8 +112,7 @@ take_metrics(long i, const struct jrecord *rec)
 		if (f == NULL)
 			die("run %ld: metric \"%.*s\" of run 1 is missing", i + 1,
 			    (int)metric[m].keylen, metric[m].key);
-		raw[i * nmetric + m] = memcpy(xmalloc(f->rawlen + 1), f->raw, f->rawlen);
-		raw[i * nmetric + m][f->rawlen] = '\0';
+		raw[i * nmetric + m] = xmemdup(f->raw, f->rawlen);
 		num[i * nmetric + m] = f->num;
 	}
 	/* Every old name found and no more names than before: the same set. */

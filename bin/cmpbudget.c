@@ -1,12 +1,12 @@
 /*
  * cmpbudget: the verdict. Compares one side's statistics with another's,
- * metric by metric, against the budgets of a small TOML file.
- * Reads minjson's records; writes one record per budgeted metric and a
- * summary record last on stdout, an aligned table on stderr, and with -m
- * the same table in Markdown. Exit 0 ok, 1 regressed, 2 cannot decide.
+ * metric by metric, against the budgets of a small TOML file, and with -r
+ * gives the paired ratios' opinion beside it.
+ * Reads minjson's records (and alternate's with -r); writes one record per
+ * budgeted metric and a summary record last on stdout, an aligned table on
+ * stderr, and with -m the same table in Markdown. Exit 0 ok, 1 regressed,
+ * 2 cannot decide.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,27 +15,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "jsonl.h"
+#include "judge.h"
+#include "report.h"
+#include "rounds.h"
 #include "stats.h"
 #include "util.h"
 
-/* One metric of the budget file's [budget] section, in the file's order. */
-struct entry {
-	char *name;
-	double budget;
-};
-
-/* Every key of the budget file, to catch a key given twice. */
-struct seenkey {
-	char *section;
-	char *key;
-	unsigned long line;
-};
-
 /*
- * The records kept: for each side (0 base, 1 head), the statistic of -s and
- * the quartiles q1 and q3 for the second opinion. A line is copied so that
- * its parsed fields stay valid after the reader moves on.
+ * The records kept: for each side, the statistic it is judged by and the
+ * quartiles q1 and q3 for the quartiles' key. A line is copied so that its
+ * parsed fields stay valid after the reader moves on.
  */
 enum { ST_MAIN, ST_Q1, ST_Q3, NSTAT };
 
@@ -47,40 +38,37 @@ struct slot {
 	int have;
 };
 
-/* The judgment of one metric, kept for the records, the table and Markdown. */
-struct result {
-	const struct entry *e;
-	const struct jfield *base, *head;
-	char delta[32];
-	double deltav;
-	const char *verdict;
-	const char *quartiles;
-};
-
-static struct entry *entries;
-static size_t nentries, capentries;
-static struct seenkey *seen;
-static size_t nseen, capseen;
-static struct slot slots[2][NSTAT];
-static struct result *results;
+static struct budget budget;
+static struct slot slots[NSIDE][NSTAT];
+static const char *sidename[NSIDE] = { "base", "head" };
+static const char *statname[NSIDE][NSTAT] = { { "min", "q1", "q3" }, { "min", "q1", "q3" } };
 static char **names;
 static size_t nnames;
+
+/* The input's numeric members that the budget does not name, in order of appearance. */
+static char **unbudgeted;
+static size_t nunbudgeted;
 
 /* Every reason that stops a decision, printed after the table; the first goes into the summary. */
 static char **errs;
 static size_t nerrs;
 
-static const char *sidename[2] = { "base", "head" };
-static const char *statname[NSTAT] = { "min", "q1", "q3" };
-
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-b budget] [-B base] [-H head] [-k key] [-m markdown] [-s stat] [file ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key]"
+	    " [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
 	exit(2);
 }
 
-/* Keep a reason that the verdict cannot be decided. */
+/* Keep a reason that the verdict cannot be decided; msg is allocated. */
+static void
+failmsg(char *msg)
+{
+	errs = xrealloc(errs, (nerrs + 1) * sizeof *errs);
+	errs[nerrs++] = msg;
+}
+
 static void
 fail(const char *fmt, ...)
 {
@@ -95,351 +83,21 @@ fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	errs = xrealloc(errs, (nerrs + 1) * sizeof *errs);
-	errs[nerrs++] = msg;
+	failmsg(msg);
 }
 
-/* The budget file. */
-
+/* Is the string f's value, as written, s? (jfield_is compares its key.) */
 static int
-isbare(int c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
-
-static char *
-skipws(char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-static int
-isdigitc(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Return the length of a valid UTF-8 text, or where the first bad byte is. */
-static size_t
-utf8_valid(const unsigned char *s, size_t len)
-{
-	size_t i = 0, k, need;
-	unsigned long cp;
-
-	while (i < len) {
-		unsigned char c = s[i];
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			need = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			need = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3;
-			cp = c & 0x07;
-		} else {
-			return i;
-		}
-		if (len - i <= need)
-			return i;
-		for (k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		/* Overlong forms, surrogates and code points past U+10FFFF are not UTF-8. */
-		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return i;
-		i += need + 1;
-	}
-	return len;
-}
-
-/*
- * A TOML decimal number: an optional sign, an integer part without leading
- * zeros, an optional fraction and exponent, each with at least one digit.
- * strtod alone would also take hex, "inf" and "nan", which TOML spells apart.
- */
-static int
-istomlnumber(const char *s, size_t n)
-{
-	size_t i = 0, d;
-
-	if (i < n && (s[i] == '+' || s[i] == '-'))
-		i++;
-	d = i;
-	while (i < n && isdigitc(s[i]))
-		i++;
-	if (i == d || (s[d] == '0' && i - d > 1))
-		return 0;
-	if (i < n && s[i] == '.') {
-		d = ++i;
-		while (i < n && isdigitc(s[i]))
-			i++;
-		if (i == d)
-			return 0;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		d = i;
-		while (i < n && isdigitc(s[i]))
-			i++;
-		if (i == d)
-			return 0;
-	}
-	return i == n;
-}
-
-/* Skip a basic string that starts after its opening quote; NULL if it is bad, with *why set. */
-static char *
-skipstring(char *p, const char **why)
-{
-	int k, digits;
-
-	for (;;) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c == '\0') {
-			*why = "unterminated string";
-			return NULL;
-		}
-		if (c == '"')
-			return p + 1;
-		if ((c < 0x20 && c != '\t') || c == 0x7f) {
-			*why = "control character in string";
-			return NULL;
-		}
-		if (c != '\\') {
-			p++;
-			continue;
-		}
-		p++;
-		switch (*p) {
-		case 'b': case 't': case 'n': case 'f': case 'r': case '"': case '\\':
-			p++;
-			continue;
-		case 'u':
-			digits = 4;
-			break;
-		case 'U':
-			digits = 8;
-			break;
-		default:
-			*why = "unknown escape in string";
-			return NULL;
-		}
-		for (k = 1; k <= digits; k++) {
-			c = (unsigned char)p[k];
-			if (!isdigitc(c) && !((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
-				*why = "bad \\u escape in string";
-				return NULL;
-			}
-		}
-		p += digits + 1;
-	}
-}
-
-static int
-atend(const char *p)
-{
-	return *p == '\0' || *p == '#';
-}
-
-/*
- * Parse one line of the budget file. Returns NULL, or why it is wrong.
- * *section is the current section's name ("" before the first one).
- */
-static const char *
-budget_line(char *line, unsigned long lineno, char **section, unsigned long *budgetline,
-    char *why, size_t whysz)
-{
-	char *p = skipws(line), *key, *val, *end;
-	size_t keylen, vallen, i;
-	const char *bad;
-	double v;
-
-	if (atend(p))
-		return NULL;
-	if (*p == '[') {
-		p = skipws(p + 1);
-		key = p;
-		while (isbare((unsigned char)*p))
-			p++;
-		keylen = (size_t)(p - key);
-		if (keylen == 0)
-			return "expected a section name after '['";
-		p = skipws(p);
-		if (*p != ']')
-			return "expected ']' after the section name";
-		p = skipws(p + 1);
-		if (!atend(p))
-			return "unexpected text after ']'";
-		key[keylen] = '\0';
-		/* A section given twice is a duplicate too: remember it as the key "". */
-		for (i = 0; i < nseen; i++)
-			if (seen[i].key[0] == '\0' && strcmp(seen[i].section, key) == 0) {
-				snprintf(why, whysz, "duplicate section [%s] (first on line %lu)", key, seen[i].line);
-				return why;
-			}
-		free(*section);
-		*section = xstrdup(key);
-		if (strcmp(key, "budget") == 0)
-			*budgetline = lineno;
-		key = "";
-	} else {
-		key = p;
-		while (isbare((unsigned char)*p))
-			p++;
-		keylen = (size_t)(p - key);
-		if (keylen == 0)
-			return "expected 'key = value', a [section] or a comment";
-		p = skipws(p);
-		if (*p != '=')
-			return "expected '=' after the key";
-		key[keylen] = '\0';
-		p = skipws(p + 1);
-		val = p;
-		if (*p == '"') {
-			bad = NULL;
-			p = skipstring(p + 1, &bad);
-			if (p == NULL)
-				return bad;
-			vallen = 0;
-		} else {
-			while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '#')
-				p++;
-			vallen = (size_t)(p - val);
-			if (vallen == 0)
-				return "expected a value after '='";
-			if (!istomlnumber(val, vallen))
-				return "expected a number or a \"string\"";
-		}
-		end = skipws(p);
-		if (!atend(end))
-			return "unexpected text after the value";
-		for (i = 0; i < nseen; i++)
-			if (strcmp(seen[i].key, key) == 0 && strcmp(seen[i].section, *section) == 0) {
-				snprintf(why, whysz, "duplicate key %s (first on line %lu)", key, seen[i].line);
-				return why;
-			}
-		val[vallen] = '\0';
-		if (strcmp(*section, "budget") == 0) {
-			if (vallen == 0) {
-				snprintf(why, whysz, "budget of %s is not a number", key);
-				return why;
-			}
-			errno = 0;
-			v = strtod(val, NULL);
-			if (errno == ERANGE && fabs(v) > 1) {
-				snprintf(why, whysz, "budget of %s is out of range", key);
-				return why;
-			}
-			if (!(v > 0)) {
-				snprintf(why, whysz, "budget of %s must be above 0", key);
-				return why;
-			}
-			if (nentries == capentries) {
-				capentries = capentries ? 2 * capentries : 16;
-				entries = xrealloc(entries, capentries * sizeof *entries);
-			}
-			entries[nentries].name = xstrdup(key);
-			entries[nentries].budget = v;
-			nentries++;
-		} else if ((*section)[0] == '\0' && strcmp(key, "runs") == 0) {
-			long runs;
-
-			/* The gate reads runs; a wrong one is caught here all the same. */
-			if (vallen == 0 || parse_long(val, 1, 1000000, &runs) != NULL)
-				return "runs must be a whole number from 1 to 1000000";
-		}
-	}
-	if (nseen == capseen) {
-		capseen = capseen ? 2 * capseen : 16;
-		seen = xrealloc(seen, capseen * sizeof *seen);
-	}
-	seen[nseen].section = xstrdup(*section);
-	seen[nseen].key = xstrdup(key);
-	seen[nseen].line = lineno;
-	nseen++;
-	return NULL;
-}
-
-/* Read the budget file; on error, keep "path:line: why" and return -1. */
-static int
-budget_load(const char *path)
-{
-	FILE *fp;
-	char *line = NULL, *section = xstrdup(""), why[256];
-	size_t cap = 0, len, bad;
-	ssize_t n;
-	unsigned long lineno = 0, budgetline = 0;
-	const char *msg = NULL;
-	int rc = 0;
-
-	if ((fp = fopen(path, "r")) == NULL) {
-		fail("%s: %s", path, strerror(errno));
-		free(section);
-		return -1;
-	}
-	while ((n = getline(&line, &cap, fp)) != -1) {
-		lineno++;
-		len = (size_t)n;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (len > 0 && line[len - 1] == '\r')
-			line[--len] = '\0';
-		if (strlen(line) != len)
-			msg = "NUL byte";
-		else if ((bad = utf8_valid((unsigned char *)line, len)) != len)
-			msg = "invalid UTF-8";
-		else
-			msg = budget_line(line, lineno, &section, &budgetline, why, sizeof why);
-		if (msg != NULL)
-			break;
-	}
-	if (msg != NULL) {
-		fail("%s:%lu: %s", path, lineno, msg);
-		rc = -1;
-	} else if (ferror(fp)) {
-		fail("read %s: %s", path, strerror(errno));
-		rc = -1;
-	} else if (budgetline == 0) {
-		fail("%s: no [budget] section", path);
-		rc = -1;
-	} else if (nentries == 0) {
-		fail("%s:%lu: [budget] names no metric", path, budgetline);
-		rc = -1;
-	}
-	free(line);
-	free(section);
-	fclose(fp);
-	return rc;
-}
-
-/* The records. */
-
-static int
-fieldis(const struct jfield *f, const char *s)
+valueis(const struct jfield *f, const char *s)
 {
 	size_t n = strlen(s);
 
-	return f->rawlen == n && memcmp(f->raw, s, n) == 0;
+	return f->rawlen == n && memeq(f->raw, s, n);
 }
 
 /*
- * Keep a copy of the record if it is one of the six that matter. A second
- * record for the same side and statistic makes the input ambiguous.
+ * Keep a copy of the record if it is one that matters. A second record for
+ * the same side and statistic makes the input ambiguous.
  */
 static int
 keep(const char *line, size_t len, const struct jfield *side, const struct jfield *stat,
@@ -449,21 +107,19 @@ keep(const char *line, size_t len, const struct jfield *side, const struct jfiel
 	struct slot *s;
 	const char *msg;
 
-	for (i = 0; i < 2; i++) {
-		if (!fieldis(side, sidename[i]))
+	for (i = 0; i < NSIDE; i++) {
+		if (!valueis(side, sidename[i]))
 			continue;
 		for (j = 0; j < NSTAT; j++) {
-			if (!fieldis(stat, statname[j]))
+			if (!valueis(stat, statname[i][j]))
 				continue;
 			s = &slots[i][j];
 			if (s->have) {
 				fail("%s:%lu: second record for side \"%s\", stat \"%s\" (first at %s:%lu)",
-				    file, lineno, sidename[i], statname[j], s->file, s->lineno);
+				    file, lineno, sidename[i], statname[i][j], s->file, s->lineno);
 				return -1;
 			}
-			s->line = xmalloc(len + 1);
-			memcpy(s->line, line, len);
-			s->line[len] = '\0';
+			s->line = xmemdup(line, len);
 			if ((msg = jparse(s->line, len, &s->rec)) != NULL) {
 				fail("%s:%lu: %s", file, lineno, msg);
 				return -1;
@@ -523,6 +179,45 @@ readfile(const char *path, const char *key)
 	return rc == 0 ? nrec : -1;
 }
 
+/* Numbers that are not metrics: minjson's count and alternate's bookkeeping. */
+static int
+bookkeeping(const struct jfield *f)
+{
+	static const char *const name[] = { "n", "round", "slot", "load", "pressure" };
+	size_t i;
+
+	for (i = 0; i < sizeof name / sizeof name[0]; i++)
+		if (jfield_is(f, name[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The numbers of each side's judged record that the budget does not name:
+ * a new benchmark must not go ungated unnoticed.
+ */
+static void
+find_unbudgeted(void)
+{
+	const struct jfield *f;
+	size_t i, j;
+	int s;
+
+	for (s = 0; s < NSIDE; s++)
+		for (i = 0; i < slots[s][ST_MAIN].rec.n; i++) {
+			f = &slots[s][ST_MAIN].rec.field[i];
+			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL)
+				continue;
+			for (j = 0; j < nunbudgeted; j++)
+				if (jfield_is(f, unbudgeted[j]))
+					break;
+			if (j < nunbudgeted)
+				continue;
+			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
+			unbudgeted[nunbudgeted++] = xmemdup(f->key, f->keylen);
+		}
+}
+
 /* The judgment. */
 
 static const struct jfield *
@@ -537,18 +232,16 @@ metric(int side, int stat, const char *name)
 }
 
 static void
-judge(struct result *res, const struct entry *e)
+judge(struct result *res, const struct budget_entry *e)
 {
 	const struct jfield *bq1, *bq3, *hq1, *hq3, *f;
 	int i;
 
 	res->e = e;
-	res->verdict = "error";
-	res->quartiles = NULL;
-	res->delta[0] = '\0';
-	res->base = metric(0, ST_MAIN, e->name);
-	res->head = metric(1, ST_MAIN, e->name);
-	for (i = 0; i < 2; i++) {
+	res->verdict = V_ERROR;
+	res->base = metric(SIDE_BASE, ST_MAIN, e->name);
+	res->head = metric(SIDE_HEAD, ST_MAIN, e->name);
+	for (i = 0; i < NSIDE; i++) {
 		f = jget(&slots[i][ST_MAIN].rec, e->name, strlen(e->name));
 		if (f == NULL)
 			fail("%s: missing on side \"%s\"", e->name, sidename[i]);
@@ -570,17 +263,17 @@ judge(struct result *res, const struct entry *e)
 		fail("%s: head / base is out of range", e->name);
 		return;
 	}
-	fmt_double(res->delta, res->deltav);
-	res->verdict = regressed(res->base->num, res->head->num, e->budget) ? "regressed" : "ok";
-	bq1 = metric(0, ST_Q1, e->name);
-	bq3 = metric(0, ST_Q3, e->name);
-	hq1 = metric(1, ST_Q1, e->name);
-	hq3 = metric(1, ST_Q3, e->name);
+	res->hasdelta = 1;
+	res->verdict = judge_budget(e, res->base->num, res->head->num);
+	bq1 = metric(SIDE_BASE, ST_Q1, e->name);
+	bq3 = metric(SIDE_BASE, ST_Q3, e->name);
+	hq1 = metric(SIDE_HEAD, ST_Q1, e->name);
+	hq3 = metric(SIDE_HEAD, ST_Q3, e->name);
 	if (bq1 && bq3 && hq1 && hq3)
 		res->quartiles = quartile_opinion(bq1->num, bq3->num, hq1->num, hq3->num);
 }
 
-/* The outputs. */
+/* The records. */
 
 static void
 putnum(const struct jfield *f)
@@ -589,6 +282,19 @@ putnum(const struct jfield *f)
 		fputs("null", stdout);
 	else
 		fwrite(f->raw, 1, f->rawlen, stdout);
+}
+
+static void
+putdouble(int have, double v)
+{
+	char buf[32];
+
+	if (!have) {
+		fputs("null", stdout);
+		return;
+	}
+	fmt_double(buf, v);
+	fputs(buf, stdout);
 }
 
 static void
@@ -603,16 +309,47 @@ putstr(const char *s)
 	putchar('"');
 }
 
+/* The metrics whose verdict is v, as a JSON array. */
 static void
-records(size_t nres, int nreg, int nmetrics)
+putlist(const struct result *res, size_t nres, enum verdict v)
 {
 	size_t i;
-	char buf[32];
 	int first = 1;
 
-	for (i = 0; i < nres; i++) {
-		const struct result *r = &results[i];
+	putchar('[');
+	for (i = 0; i < nres; i++)
+		if (res[i].verdict == v) {
+			if (!first)
+				putchar(',');
+			putstr(res[i].e->name);
+			first = 0;
+		}
+	putchar(']');
+}
 
+static void
+putident(const struct rounds *rs, enum side s)
+{
+	size_t i;
+
+	/* The members were JSON strings: their text passes through as written. */
+	printf(",\"%s\":{", side_name[s]);
+	for (i = 0; i < rs->nid[s]; i++)
+		printf("%s\"%s\":\"%s\"", i ? "," : "", rs->id[s][i].key, rs->id[s][i].val);
+	putchar('}');
+}
+
+static void
+records(const struct result *res, size_t nres, double conf, const struct rounds *rs,
+    const char *bfile)
+{
+	size_t i;
+	int nreg = 0;
+
+	for (i = 0; i < nres; i++) {
+		const struct result *r = &res[i];
+
+		nreg += r->verdict == V_REGRESSED;
 		fputs("{\"metric\":", stdout);
 		putstr(r->e->name);
 		fputs(",\"base\":", stdout);
@@ -620,244 +357,112 @@ records(size_t nres, int nreg, int nmetrics)
 		fputs(",\"head\":", stdout);
 		putnum(r->head);
 		fputs(",\"delta\":", stdout);
-		fputs(r->delta[0] ? r->delta : "null", stdout);
-		fmt_double(buf, r->e->budget);
-		printf(",\"budget\":%s,\"verdict\":", buf);
-		putstr(r->verdict);
+		putdouble(r->hasdelta, r->deltav);
+		fputs(",\"budget\":", stdout);
+		putdouble(1, r->e->budget);
+		fputs(",\"verdict\":", stdout);
+		putstr(verdict_name[r->verdict]);
 		fputs(",\"quartiles\":", stdout);
 		putstr(r->quartiles);
-		fputs("}\n", stdout);
+		fputs(",\"better\":", stdout);
+		putstr(r->e->better == BETTER_HIGHER ? "higher" : "lower");
+		fputs(",\"rounds\":", stdout);
+		putdouble(r->outcome != O_NONE, (double)r->rounds);
+		fputs(",\"ratio\":", stdout);
+		putdouble(r->hasratio, r->ratio);
+		fputs(",\"ratio_lo\":", stdout);
+		putdouble(r->hasinterval, r->lo);
+		fputs(",\"ratio_hi\":", stdout);
+		putdouble(r->hasinterval, r->hi);
+		fputs(",\"confidence\":", stdout);
+		putdouble(1, conf);
+		fputs(",\"floor\":", stdout);
+		putdouble(r->outcome != O_NONE, r->floor);
+		fputs(",\"outcome\":", stdout);
+		putstr(outcome_name[r->outcome]);
+		printf(",\"budget_sha256\":\"%s\"}\n", budget.sha256);
 	}
 	fputs("{\"verdict\":", stdout);
 	putstr(nerrs ? "error" : nreg ? "regressed" : "ok");
-	fputs(",\"regressed\":[", stdout);
-	for (i = 0; i < nres; i++) {
-		if (strcmp(results[i].verdict, "regressed") != 0)
-			continue;
-		if (!first)
-			putchar(',');
-		putstr(results[i].e->name);
-		first = 0;
-	}
-	printf("],\"metrics\":%d", nmetrics);
+	fputs(",\"regressed\":", stdout);
+	putlist(res, nres, V_REGRESSED);
+	printf(",\"metrics\":%zu", budget.n);
 	if (nerrs) {
 		fputs(",\"error\":", stdout);
 		putstr(errs[0]);
 	}
+	fputs(",\"improved\":", stdout);
+	putlist(res, nres, V_IMPROVED);
+	fputs(",\"unbudgeted\":[", stdout);
+	for (i = 0; i < nunbudgeted; i++) {
+		if (i)
+			putchar(',');
+		putstr(unbudgeted[i]);
+	}
+	putchar(']');
+	if (rs != NULL) {
+		putident(rs, SIDE_BASE);
+		putident(rs, SIDE_HEAD);
+	}
+	if (bfile != NULL) {
+		fputs(",\"budget\":", stdout);
+		putstr(bfile);
+		printf(",\"budget_sha256\":\"%s\"", budget.sha256);
+	}
 	fputs("}\n", stdout);
 }
 
-/* The table's seven columns, as text; numbers are right-aligned. */
-enum { NCOL = 7 };
-
-static const char *colname[NCOL] = { "metric", "base", "head", "Δ %", "budget %", "verdict", "quartiles" };
-static const int colright[NCOL] = { 0, 1, 1, 1, 1, 0, 0 };
-
-/*
- * A number for a person to read: as written when short, else to six
- * significant digits, finer than any noise the gate can see. The records
- * keep every digit.
- */
-static void
-readable(char *cell, const struct jfield *f)
-{
-	if (f == NULL)
-		snprintf(cell, 256, "-");
-	else if (f->rawlen <= 12)
-		snprintf(cell, 256, "%.*s", (int)f->rawlen, f->raw);
-	else
-		snprintf(cell, 256, "%.6g", f->num);
-}
-
-static void
-cells(const struct result *r, char cell[NCOL][256])
-{
-	snprintf(cell[0], 256, "%s", r->e->name);
-	readable(cell[1], r->base);
-	readable(cell[2], r->head);
-	if (r->delta[0])
-		snprintf(cell[3], 256, "%+.1f", r->deltav * 100);
-	else
-		snprintf(cell[3], 256, "-");
-	snprintf(cell[4], 256, "%.4g", r->e->budget * 100);
-	snprintf(cell[5], 256, "%s", r->verdict);
-	snprintf(cell[6], 256, "%s", r->quartiles ? r->quartiles : "-");
-}
-
-/* Width on a terminal: UTF-8 continuation bytes take no column. */
+/* -S side=stat: judge one side by another statistic. */
 static int
-width(const char *s)
+sidestat(const char *arg, const char *stat[NSIDE])
 {
-	int w = 0;
+	int s;
+	size_t n;
 
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
-static void
-padded(FILE *fp, const char *s, int w, int right)
-{
-	int pad = w - width(s);
-
-	if (right)
-		fprintf(fp, "%*s%s", pad > 0 ? pad : 0, "", s);
-	else
-		fprintf(fp, "%s%*s", s, pad > 0 ? pad : 0, "");
-}
-
-static void
-table(FILE *fp, size_t nres)
-{
-	char cell[NCOL][256];
-	int w[NCOL], c, last;
-	size_t i;
-
-	for (c = 0; c < NCOL; c++)
-		w[c] = width(colname[c]);
-	for (i = 0; i < nres; i++) {
-		cells(&results[i], cell);
-		for (c = 0; c < NCOL; c++)
-			if (width(cell[c]) > w[c])
-				w[c] = width(cell[c]);
-	}
-	for (i = 0; i <= nres; i++) {
-		if (i == 0)
-			for (c = 0; c < NCOL; c++)
-				snprintf(cell[c], 256, "%s", colname[c]);
-		else
-			cells(&results[i - 1], cell);
-		for (c = 0; c < NCOL; c++) {
-			last = c == NCOL - 1;
-			/* No trailing blanks: the last column is left-aligned and not padded. */
-			if (last)
-				fputs(cell[c], fp);
-			else
-				padded(fp, cell[c], w[c], colright[c]);
-			fputs(last ? "\n" : "  ", fp);
+	for (s = 0; s < NSIDE; s++) {
+		n = strlen(side_name[s]);
+		if (strncmp(arg, side_name[s], n) == 0 && arg[n] == '=' && arg[n + 1] != '\0') {
+			stat[s] = arg + n + 1;
+			return 0;
 		}
 	}
-}
-
-static void
-mdcell(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', fp);
-		fputc(*s, fp);
-	}
-}
-
-/* The same table in GitHub Markdown, under a one-line verdict for a pull request. */
-static void
-markdown(FILE *fp, size_t nres, int nreg)
-{
-	char cell[NCOL][256];
-	size_t i;
-	int c, first = 1;
-
-	if (nerrs) {
-		fputs("**cmpbudget: error**: ", fp);
-		mdcell(fp, errs[0]);
-		fputs("\n", fp);
-	} else if (nreg) {
-		fputs("**cmpbudget: regressed**:", fp);
-		for (i = 0; i < nres; i++)
-			if (strcmp(results[i].verdict, "regressed") == 0) {
-				fprintf(fp, "%s `%s`", first ? "" : ",", results[i].e->name);
-				first = 0;
-			}
-		fputs("\n", fp);
-	} else {
-		fprintf(fp, "**cmpbudget: ok**: %zu metric%s within budget\n", nres, nres == 1 ? "" : "s");
-	}
-	if (nres == 0)
-		return;
-	fputs("\n|", fp);
-	for (c = 0; c < NCOL; c++)
-		fprintf(fp, " %s |", colname[c]);
-	fputs("\n|", fp);
-	for (c = 0; c < NCOL; c++)
-		fputs(colright[c] ? " ---: |" : " :--- |", fp);
-	fputs("\n", fp);
-	for (i = 0; i < nres; i++) {
-		cells(&results[i], cell);
-		fputs("|", fp);
-		for (c = 0; c < NCOL; c++) {
-			fputs(" ", fp);
-			if (c == 5 && strcmp(cell[c], "ok") != 0) {
-				fputs("**", fp);
-				mdcell(fp, cell[c]);
-				fputs("**", fp);
-			} else {
-				mdcell(fp, cell[c]);
-			}
-			fputs(" |", fp);
-		}
-		fputs("\n", fp);
-	}
-}
-
-/*
- * Write the Markdown to path.tmp and rename it, so that a reader never sees
- * half a file. Only a regular file is replaced that way: renaming over
- * /dev/null or a pipe would replace the device itself, so those are
- * written in place.
- */
-static void
-writemd(const char *path, size_t nres, int nreg)
-{
-	size_t n = strlen(path);
-	char *tmp = xmalloc(n + 5);
-	const char *out = tmp;
-	struct stat st;
-	FILE *fp;
-	int bad;
-
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		out = path;
-	if ((fp = fopen(out, "w")) == NULL) {
-		fail("%s: %s", out, strerror(errno));
-		free(tmp);
-		return;
-	}
-	markdown(fp, nres, nreg);
-	bad = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || bad) {
-		fail("write %s: %s", out, strerror(errno));
-		if (out == tmp)
-			unlink(tmp);
-	} else if (out == tmp && rename(tmp, path) != 0) {
-		fail("rename %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
+	return -1;
 }
 
 int
 main(int argc, char *argv[])
 {
-	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL;
+	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *why;
+	const char *stat = "min", *sidestat_[NSIDE] = { NULL, NULL };
+	struct result *res = NULL;
+	static struct rounds rs;
+	struct report rp;
+	double conf = 0.95, floor = -1;
 	size_t i, nres = 0;
 	long n, nrec = 0;
-	int c, j, nreg = 0, ok, status;
+	int c, s, ok, status, check = 0, strict = 0, haverounds = 0;
+	char *msg;
 
 	setargv0(argv[0]);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:H:k:m:s:")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:f:H:k:m:nr:S:s:u")) != -1) {
 		switch (c) {
 		case 'B':
-			sidename[0] = optarg;
+			sidename[SIDE_BASE] = optarg;
 			break;
 		case 'b':
 			bfile = optarg;
 			break;
+		case 'c':
+			if ((why = parse_double(optarg, 0, 1, &conf)) != NULL || !(conf > 0 && conf < 1))
+				die("-c %s: the confidence must be above 0 and below 1", optarg);
+			break;
+		case 'f':
+			if ((why = parse_double(optarg, 0, 1e6, &floor)) != NULL)
+				die("-f %s: %s", optarg, why);
+			break;
 		case 'H':
-			sidename[1] = optarg;
+			sidename[SIDE_HEAD] = optarg;
 			break;
 		case 'k':
 			key = optarg;
@@ -865,8 +470,23 @@ main(int argc, char *argv[])
 		case 'm':
 			mdfile = optarg;
 			break;
+		case 'n':
+			check = 1;
+			break;
+		case 'r':
+			rfile = optarg;
+			break;
+		case 'S':
+			if (sidestat(optarg, sidestat_) < 0) {
+				warnmsg("-S %s: expected base=stat or head=stat", optarg);
+				usage();
+			}
+			break;
 		case 's':
-			statname[ST_MAIN] = optarg;
+			stat = optarg;
+			break;
+		case 'u':
+			strict = 1;
 			break;
 		default:
 			optionerror(c);
@@ -875,15 +495,27 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (*key == '\0' || *sidename[0] == '\0' || *sidename[1] == '\0' || *statname[ST_MAIN] == '\0' ||
-	    (mdfile != NULL && *mdfile == '\0')) {
-		warnmsg("-B, -H, -k, -m and -s take a non-empty argument");
+	if (*key == '\0' || *sidename[SIDE_BASE] == '\0' || *sidename[SIDE_HEAD] == '\0' || *stat == '\0' ||
+	    (mdfile != NULL && *mdfile == '\0') || (rfile != NULL && *rfile == '\0')) {
+		warnmsg("-B, -H, -k, -m, -r and -s take a non-empty argument");
 		usage();
 	}
-	if (strcmp(sidename[0], sidename[1]) == 0)
-		die("-B and -H name the same side \"%s\"", sidename[0]);
+	if (strcmp(sidename[SIDE_BASE], sidename[SIDE_HEAD]) == 0)
+		die("-B and -H name the same side \"%s\"", sidename[SIDE_BASE]);
+	for (s = 0; s < NSIDE; s++)
+		statname[s][ST_MAIN] = sidestat_[s] ? sidestat_[s] : stat;
 
-	ok = budget_load(bfile) == 0;
+	if ((msg = budget_load(&budget, bfile)) != NULL) {
+		if (check)
+			die("%s", msg);
+		failmsg(msg);
+	}
+	/* -n: the budget file is valid, and the gate learns its rounds. */
+	if (check) {
+		printf("%ld\n", budget.runs);
+		return fshut(stdout, "stdout");
+	}
+	ok = nerrs == 0;
 	for (i = 0; ok && i < (size_t)(argc > 0 ? argc : 1); i++) {
 		n = readfile(argc > 0 ? argv[i] : "-", key);
 		if (n < 0)
@@ -895,27 +527,53 @@ main(int argc, char *argv[])
 		fail("%s: no records to compare", argc == 1 ? argv[0] : argc == 0 ? "<stdin>" : "input");
 		ok = 0;
 	}
-	for (j = 0; ok && j < 2; j++)
-		if (!slots[j][ST_MAIN].have) {
-			fail("no record of side \"%s\" with stat \"%s\"", sidename[j], statname[ST_MAIN]);
+	for (s = 0; ok && s < NSIDE; s++)
+		if (!slots[s][ST_MAIN].have) {
+			fail("no record of side \"%s\" with stat \"%s\"", sidename[s], statname[s][ST_MAIN]);
 			ok = 0;
 		}
-	if (ok) {
-		nres = nentries;
-		results = xmalloc(nres * sizeof *results);
-		for (i = 0; i < nres; i++) {
-			judge(&results[i], &entries[i]);
-			nreg += strcmp(results[i].verdict, "regressed") == 0;
+	if (ok && rfile != NULL) {
+		if ((msg = rounds_load(&rs, rfile, key, sidename, &budget)) != NULL) {
+			failmsg(msg);
+			ok = 0;
+		} else {
+			haverounds = 1;
 		}
 	}
-	if (mdfile != NULL)
-		writemd(mdfile, nres, nreg);
-	records(nres, nreg, (int)nentries);
+	if (ok) {
+		find_unbudgeted();
+		nres = budget.n;
+		res = xmalloc((nres ? nres : 1) * sizeof *res);
+		memset(res, 0, (nres ? nres : 1) * sizeof *res);
+		for (i = 0; i < nres; i++) {
+			judge(&res[i], &budget.entry[i]);
+			if (haverounds)
+				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, floor);
+		}
+		for (i = 0; strict && i < nunbudgeted; i++)
+			fail("%s: not in the budget file (-u)", unbudgeted[i]);
+	}
+	rp.res = res;
+	rp.n = nres;
+	rp.confidence = conf;
+	rp.error = nerrs ? errs[0] : NULL;
+	if (mdfile != NULL && (msg = report_markdown(mdfile, &rp)) != NULL)
+		failmsg(msg);
+	records(res, nres, conf, haverounds ? &rs : NULL, budget.sha256[0] ? bfile : NULL);
 	if (nres > 0)
-		table(stderr, nres);
+		report_table(stderr, &rp);
+	if (nunbudgeted > 0 && !strict) {
+		fprintf(stderr, "%s: not in the budget, not judged:", argv0);
+		for (i = 0; i < nunbudgeted; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
+		fputc('\n', stderr);
+	}
 	for (i = 0; i < nerrs; i++)
 		warnmsg("%s", errs[i]);
-	status = nerrs ? 2 : nreg ? 1 : 0;
+	status = nerrs ? 2 : 0;
+	for (i = 0; status == 0 && i < nres; i++)
+		if (res[i].verdict == V_REGRESSED)
+			status = 1;
 	if (fshut(stdout, "stdout") != 0)
 		status = 2;
 	return status;

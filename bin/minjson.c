@@ -10,7 +10,6 @@
  * double and its text, inline when short, else in one shared arena.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,7 +44,7 @@ struct acc {
 	size_t n;
 	double min, max;
 	struct text rmin, rmax;
-	double sum, comp, mean;	/* Neumaier's sum, and a running mean should the sum overflow */
+	struct mean mean;
 	struct item *v;
 	size_t vn, vcap;
 };
@@ -107,24 +106,6 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s [-k key] [-s stats] [-x fields] [file ...]\n", argv0);
 	exit(2);
-}
-
-/* Equal names: inline, since the names compared are mostly short and equal. */
-static int
-sameb(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-
-	for (; n >= 8; n -= 8, a += 8, b += 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return 0;
-	}
-	for (; n > 0; n--)
-		if (*a++ != *b++)
-			return 0;
-	return 1;
 }
 
 static uint64_t
@@ -198,16 +179,6 @@ names_add(struct names *t, int isfield, size_t where, long idx)
 	free(old);
 }
 
-static char *
-copyname(const char *s, size_t len)
-{
-	char *p = xmalloc(len + 1);
-
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return p;
-}
-
 static long
 field_index(const char *s, size_t len)
 {
@@ -222,7 +193,7 @@ field_index(const char *s, size_t len)
 		fields = xrealloc(fields, capfields * sizeof *fields);
 	}
 	f = &fields[nfields];
-	f->name = copyname(s, len);
+	f->name = xmemdup(s, len);
 	f->len = len;
 	f->used = 0;
 	f->skip = len == keylen && memcmp(s, key, len) == 0;
@@ -242,7 +213,7 @@ group_of(const char *s, size_t len)
 
 	/* Sides are few: a look at each beats hashing the name. */
 	for (i = 0; i < ngroups && i < 8; i++)
-		if (groups[i].len == len && sameb(groups[i].name, s, len))
+		if (groups[i].len == len && memeq(groups[i].name, s, len))
 			return &groups[i];
 	if ((idx = names_find(&groupnames, 0, s, len, &where)) < 0) {
 		if (ngroups == capgroups) {
@@ -251,7 +222,7 @@ group_of(const char *s, size_t len)
 		}
 		g = &groups[ngroups];
 		memset(g, 0, sizeof *g);
-		g->name = copyname(s, len);
+		g->name = xmemdup(s, len);
 		g->len = len;
 		idx = (long)ngroups++;
 		names_add(&groupnames, 0, where, idx);
@@ -317,15 +288,11 @@ gettext(uint64_t ref, struct text *t)
 static void
 add(struct acc *a, double x, const char *raw, size_t rawlen)
 {
-	double t;
-
 	if (a->n++ == 0) {
 		a->min = a->max = x;
 		settext(&a->rmin, raw, rawlen);
 		if (need_max)
 			settext(&a->rmax, raw, rawlen);
-		a->sum = a->mean = x;
-		a->comp = 0;
 	} else {
 		/* Strict: among equal values the first one read is passed through. */
 		if (x < a->min) {
@@ -336,16 +303,9 @@ add(struct acc *a, double x, const char *raw, size_t rawlen)
 			a->max = x;
 			settext(&a->rmax, raw, rawlen);
 		}
-		if (need_mean) {
-			t = a->sum + x;
-			if (fabs(a->sum) >= fabs(x))
-				a->comp += (a->sum - t) + x;
-			else
-				a->comp += (x - t) + a->sum;
-			a->sum = t;
-			a->mean += (x - a->mean) / (double)a->n;
-		}
 	}
+	if (need_mean)
+		mean_add(&a->mean, x);
 	if (need_values) {
 		if (a->vn == a->vcap) {
 			a->vcap = a->vcap ? a->vcap * 2 : 256;
@@ -357,73 +317,15 @@ add(struct acc *a, double x, const char *raw, size_t rawlen)
 	}
 }
 
-/* A key for unsigned order that matches the doubles' order (no NaN here). */
-static uint64_t
-sortkey(double d)
-{
-	uint64_t b;
-
-	memcpy(&b, &d, sizeof b);
-	return b >> 63 ? ~b : b | 1ULL << 63;
-}
-
-static double
-unsortkey(uint64_t k)
-{
-	double d;
-
-	k = k >> 63 ? k & ~(1ULL << 63) : ~k;
-	memcpy(&d, &k, sizeof d);
-	return d;
-}
-
-/*
- * Sort the values of a into sorted[], through an LSD radix sort by 11-bit
- * digits (six passes at most) that skips the digits all values share:
- * half a million values sort in a few linear passes, where qsort's
- * comparisons would cost more than reading the input. tmp has room for
- * a->vn keys.
- */
-#define DIGITS 6
-#define RADIX 2048
-
+/* The values of a, sorted, into sorted[]; tmp has room for a->vn of them. */
 static void
 sortvalues(const struct acc *a, double *sorted, uint64_t *tmp)
 {
-	static size_t count[DIGITS][RADIX];
-	size_t i, n = a->vn, sum, c;
-	uint64_t *src, *dst, *swap, *key = (uint64_t *)sorted;
-	int d;
+	size_t i;
 
-	memset(count, 0, sizeof count);
-	for (i = 0; i < n; i++) {
-		uint64_t k = sortkey(a->v[i].v);
-
-		key[i] = k;
-		for (d = 0; d < DIGITS; d++)
-			count[d][k >> (11 * d) & (RADIX - 1)]++;
-	}
-	src = key;
-	dst = tmp;
-	for (d = 0; d < DIGITS; d++) {
-		if (count[d][key[0] >> (11 * d) & (RADIX - 1)] == n)
-			continue;
-		for (sum = 0, c = 0; c < RADIX; c++) {
-			size_t k = count[d][c];
-
-			count[d][c] = sum;
-			sum += k;
-		}
-		for (i = 0; i < n; i++)
-			dst[count[d][src[i] >> (11 * d) & (RADIX - 1)]++] = src[i];
-		swap = src;
-		src = dst;
-		dst = swap;
-	}
-	if (src != key)
-		memcpy(key, src, n * sizeof *key);
-	for (i = 0; i < n; i++)
-		sorted[i] = unsortkey(key[i]);
+	for (i = 0; i < a->vn; i++)
+		sorted[i] = a->v[i].v;
+	sort_doubles(sorted, a->vn, tmp);
 }
 
 static void
@@ -484,12 +386,7 @@ reduce(const struct group *gr, struct text *out, double *sorted, uint64_t *tmp)
 				settext(t, a->rmax.s, a->rmax.len);
 				break;
 			case ST_MEAN:
-				if (a->n == 1)
-					setdouble(t, a->min);
-				else if (isfinite(a->sum + a->comp))
-					setdouble(t, (a->sum + a->comp) / (double)a->n);
-				else
-					setdouble(t, a->mean);
+				setdouble(t, mean_value(&a->mean));
 				break;
 			default:
 				quantext(a, sorted, p[stats[s]], t);
@@ -583,7 +480,7 @@ relayout(const struct jrecord *rec)
 		const struct jfield *f = &rec->field[i];
 
 		poscache[i] = field_index(f->key, f->keylen);
-		if (keylen > 0 && f->keylen == keylen && memcmp(f->key, key, keylen) == 0)
+		if (keylen > 0 && jfield_is(f, key))
 			keyat = (long)i;
 	}
 }
@@ -599,15 +496,13 @@ readfile(const char *path, struct jrecord *rec)
 
 	if (jreader_open(&r, path) < 0)
 		die("open %s:", path);
+	r.skipblank = 1;
 	while ((got = jreader_next(&r, &line, &len)) == 1) {
 		const struct jfield *kf = NULL;
 		struct group *g;
 
-		if ((err = jparse_like(line, len, rec, &layout, &same)) != NULL) {
-			if (strcmp(err, "empty line") == 0)
-				continue;
+		if ((err = jparse_like(line, len, rec, &layout, &same)) != NULL)
 			inputerror(&r, "%s", err);
-		}
 		if (!same)
 			relayout(rec);
 		if (keylen > 0) {

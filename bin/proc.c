@@ -206,6 +206,30 @@ to_timespec(long long ns)
 }
 
 /*
+ * The number of threads of process pid, from the Threads line of
+ * /proc/pid/status, or 0 when it cannot be read (no /proc, or gone).
+ */
+static int
+count_threads(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nThreads:")) == NULL)
+		return 0;
+	return (int)strtol(p + 9, NULL, 10);
+}
+
+/*
  * Wait for the child's end while reading its pipes; on timeout TERM its
  * group, then KILL it after the grace. Returns when the child has exited
  * (it is left a zombie, so that its pid cannot be reused yet).
@@ -214,7 +238,7 @@ static void
 wait_end(pid_t pid, int pidfd, int *outfd, int *errfd, long long t0,
     const struct proc_opts *o, struct proc_result *r, size_t *outcap)
 {
-	long long deadline = -1, killat = -1, grace, t, wake;
+	long long deadline = -1, killat = -1, grace, t, wake, every = 0, sample = -1;
 	struct pollfd pfd[3];
 	struct timespec ts;
 	siginfo_t si;
@@ -223,7 +247,17 @@ wait_end(pid_t pid, int pidfd, int *outfd, int *errfd, long long t0,
 	grace = (long long)((o->grace_s > 0 ? o->grace_s : GRACE_DEFAULT_S) * 1e9);
 	if (o->timeout_s > 0)
 		deadline = t0 + (long long)(o->timeout_s * 1e9);
+	/* The first look soon after the start, then one every threads_s. */
+	if (o->threads_s > 0) {
+		every = (long long)(o->threads_s * 1e9);
+		sample = t0 + 1000000;
+	}
 	while (!exited) {
+		if (sample >= 0 && (t = now_ns()) >= sample) {
+			if ((n = count_threads(pid)) > r->threads)
+				r->threads = n;
+			sample = t + every;
+		}
 		n = 0;
 		if (*outfd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = *outfd, .events = POLLIN };
@@ -232,6 +266,8 @@ wait_end(pid_t pid, int pidfd, int *outfd, int *errfd, long long t0,
 		if (pidfd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 		wake = killat >= 0 ? killat : deadline;
+		if (sample >= 0 && (wake < 0 || sample < wake))
+			wake = sample;
 		t = -1;
 		if (wake >= 0 || pidfd < 0)
 			t = now_ns();

@@ -16,6 +16,7 @@ struct proc_opts {
 	double grace_s;		/* between TERM and KILL; 0: a default */
 	int capture_stdout;	/* keep stdout in out/outlen, else inherit */
 	size_t stderr_tail;	/* > 0: pass stderr through and keep its last bytes */
+	double threads_s;	/* > 0: read the child's thread count this often */
 };
 
 struct proc_result {
@@ -29,6 +30,7 @@ struct proc_result {
 	size_t outlen;
 	char *errtail;		/* last stderr_tail bytes of stderr; free() it */
 	size_t errtaillen;
+	int threads;		/* threads_s: the most threads the child was seen with */
 };
 
 /*

@@ -94,6 +94,16 @@ xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *
+xmemdup(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
 const char *
 parse_long(const char *s, long min, long max, long *out)
 {

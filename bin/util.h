@@ -5,7 +5,9 @@
 #define PERFGATE_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The tool's name, the basename of argv[0], for messages. */
 extern const char *argv0;
@@ -32,6 +34,48 @@ void optionerror(int c);
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+
+/* s[0..len) as a new NUL-terminated string (s may hold no NUL). */
+char *xmemdup(const char *s, size_t len);
+
+/*
+ * Are a[0..n) and b[0..n) the same bytes? By words, inline: the texts
+ * compared on hot paths (a record's keys, a layout's gaps, group names)
+ * are short and mostly equal, where memcmp's call and setup dominate.
+ */
+static inline int
+memeq(const void *a, const void *b, size_t n)
+{
+	const unsigned char *p = a, *q = b;
+	uint64_t x, y;
+	uint32_t u, v;
+
+	if (n >= 8) {
+		for (; n > 8; n -= 8, p += 8, q += 8) {
+			memcpy(&x, p, 8);
+			memcpy(&y, q, 8);
+			if (x != y)
+				return 0;
+		}
+		/* The last 8 bytes, overlapping what was compared. */
+		memcpy(&x, p + n - 8, 8);
+		memcpy(&y, q + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, p, 4);
+		memcpy(&v, q, 4);
+		if (u != v)
+			return 0;
+		memcpy(&u, p + n - 4, 4);
+		memcpy(&v, q + n - 4, 4);
+		return u == v;
+	}
+	for (; n > 0; n--)
+		if (*p++ != *q++)
+			return 0;
+	return 1;
+}
 
 /*
  * Parse a whole string as a number in [min, max]. Return NULL on success,

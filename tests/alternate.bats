@@ -27,6 +27,14 @@ setload() {
 	mv "$PERFGATE_LOADAVG.tmp" "$PERFGATE_LOADAVG"
 }
 
+# The run records of $output, without the failure's record; and that record.
+runs() {
+	echo "$output" | jq -c 'select(has("error") | not)'
+}
+failure() {
+	echo "$output" | jq -c 'select(has("error"))'
+}
+
 # A marker no other process carries: the argument of a sleep.
 marker() {
 	echo "$((RANDOM + 10000)).$$$RANDOM"
@@ -148,13 +156,14 @@ williams_check() {
 	run -2 --separate-stderr alternate -o runs.jsonl a="$A/metric.sh" b="$A/nth.sh n 2"
 	[ "$(head -1 runs.jsonl)" = '{"side":"old","round":1}' ]
 	# Round 1 (a, b), then round 2 runs b first, and b dies.
-	[ "$(tail -n +2 runs.jsonl | jq -c '[.side, .round]' | paste -sd ' ')" = '["a",1] ["b",1]' ]
+	[ "$(tail -n +2 runs.jsonl | jq -c '[.side, .round]' | paste -sd ' ')" = '["a",1] ["b",1] ["b",2]' ]
+	[ "$(tail -n 1 runs.jsonl | jq -c '[.error, .signal]')" = '["side b, round 2: killed by signal 11 (Segmentation fault)",11]' ]
 	[[ $stderr == *"alternate: side b, round 2: killed by signal 11"* ]]
 }
 
 @test "alternate: each record is written as its run ends, not at the round's end" {
 	run -2 --separate-stderr alternate a="$A/metric.sh 5" b="$A/nth.sh n 1"
-	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"t_ns":5}' ]
+	[ "$(runs)" = '{"side":"a","round":1,"slot":0,"load":0.1,"t_ns":5}' ]
 }
 
 @test "alternate: a record reaches the file while the next side runs" {
@@ -171,7 +180,7 @@ williams_check() {
 
 @test "alternate: a side killed by a signal stops the run, with its stderr's tail" {
 	run -2 --separate-stderr alternate -r 3 seg="$A/nth.sh n 1"
-	[ -z "$output" ]
+	[ "$output" = '{"error":"side seg, round 1: killed by signal 11 (Segmentation fault)","side":"seg","round":1,"signal":11,"stderr":"nth: dying on call 1\n"}' ]
 	[ "${stderr_lines[0]}" = "nth: dying on call 1" ]
 	[ "${stderr_lines[1]}" = "alternate: side seg, round 1: killed by signal 11 (Segmentation fault)" ]
 	[ "${stderr_lines[2]}" = "alternate: side seg's stderr ended with:" ]
@@ -192,7 +201,8 @@ williams_check() {
 
 @test "alternate: a side that exits non-zero stops the run" {
 	run -2 --separate-stderr alternate a="$A/metric.sh" bad="sh -c 'echo {\\\"t\\\":1}; exit 3'"
-	[ "$(echo "$output" | jq -r .side)" = a ]
+	[ "$(runs | jq -r .side)" = a ]
+	[ "$(failure)" = '{"error":"side bad, round 1: exited with status 3","side":"bad","round":1,"status":3,"stderr":""}' ]
 	[ "$stderr" = "alternate: side bad, round 1: exited with status 3" ]
 }
 
@@ -210,14 +220,14 @@ williams_check() {
 	[[ $stderr == "alternate: side a, round 1: "* ]]
 	run -2 --separate-stderr alternate a="true"
 	[[ $stderr == "alternate: side a, round 1: "* ]]
-	[ -z "$output" ]
+	[ "$output" = '{"error":"side a, round 1: no output on stdout","side":"a","round":1,"stderr":""}' ]
 }
 
 @test "alternate: a metric named like alternate's own keys stops the run" {
 	for key in side round slot load; do
 		run -2 --separate-stderr alternate a="printf '{\"t\":1,\"$key\":2}\n'"
 		[ "$stderr" = "alternate: side a, round 1: metric \"$key\" clashes with a key of alternate's own" ]
-		[ -z "$output" ]
+		[ "$(echo "$output" | jq -c '[.side, .round, .error]')" = "[\"a\",1,\"side a, round 1: metric \\\"$key\\\" clashes with a key of alternate's own\"]" ]
 	done
 }
 
@@ -225,7 +235,8 @@ williams_check() {
 	m=$(marker)
 	run -2 --separate-stderr alternate -t 0.5 a="$A/metric.sh" g="$A/grandchild.sh $m"
 	[ "$stderr" = "alternate: side g, round 1: timed out after 0.5 s" ]
-	[ "$(echo "$output" | jq -r .side)" = a ]
+	[ "$(runs | jq -r .side)" = a ]
+	[ "$(failure)" = '{"error":"side g, round 1: timed out after 0.5 s","side":"g","round":1,"timed_out":true,"stderr":""}' ]
 	no_survivor "$m"
 }
 
@@ -265,7 +276,7 @@ williams_check() {
 @test "alternate: a load gate that stays closed is exit 2 and says so" {
 	setload 3.5
 	run -2 --separate-stderr alternate -l 2 -L 0.6 a="$A/metric.sh"
-	[ -z "$output" ]
+	[ "$output" = '{"error":"round 1: the load gate stayed closed: load average 3.5 still at or above 2 after 0.6 s","deferred":true,"round":1,"gate":"wait","load":3.5,"maxload":2,"waited_s":0.6}' ]
 	[ "$stderr" = "alternate: round 1: the load gate stayed closed: load average 3.5 still at or above 2 after 0.6 s" ]
 }
 
@@ -287,17 +298,27 @@ williams_check() {
 	  '["a",1,0,0.3] ["b",1,1,0.3] ["b",2,0,0.3] ["a",2,1,0.3]' ]
 }
 
+@test "alternate: -d notes in each record how often its round was discarded" {
+	(while [ ! -e raised ]; do sleep 0.05; done; sleep 0.6; setload 0.30) >/dev/null 2>&1 3>&- &
+	run -0 --separate-stderr alternate -d -l 2 -L 20 -r 2 a="$A/metric.sh 1" b="$A/raise.sh raised"
+	[ "$(echo "$output" | jq -c '[.side, .round, .discarded]' | paste -sd ' ')" = \
+	  '["a",1,1] ["b",1,1] ["b",2,0] ["a",2,0]' ]
+	# Without a gate nothing is discarded, and nothing is said.
+	run -0 --separate-stderr alternate -d -r 1 a="$A/metric.sh 1"
+	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"t_ns":1}' ]
+}
+
 @test "alternate: retries used up is exit 2, and the records before stay" {
 	(while [ ! -e raised ]; do sleep 0.05; done; sleep 0.6; setload 0.30) >/dev/null 2>&1 3>&- &
 	run -2 --separate-stderr alternate -l 2 -L 20 -R 0 -r 2 a="$A/metric.sh 1" b="$A/raise.sh raised"
-	[ -z "$output" ]
+	[ "$output" = '{"error":"round 1: the load gate stayed closed: load average 9 at or above 2 after the round, and all 0 retries are used","deferred":true,"round":1,"gate":"retries","load":9,"maxload":2,"retries":0}' ]
 	[ "$stderr" = "alternate: round 1: the load gate stayed closed: load average 9 at or above 2 after the round, and all 0 retries are used" ]
 }
 
 @test "alternate: with a gate, a failed round writes none of its records" {
 	run -2 --separate-stderr alternate -l 2 a="$A/metric.sh" b="$A/nth.sh n 2"
 	# Round 1 passed the gate; round 2 ran b first, which died.
-	[ "$(echo "$output" | jq -c '[.side, .round]' | paste -sd ' ')" = '["a",1] ["b",1]' ]
+	[ "$(echo "$output" | jq -c '[.side, .round, .signal]' | paste -sd ' ')" = '["a",1,null] ["b",1,null] ["b",2,11]' ]
 }
 
 @test "alternate: a bad load file is exit 2" {
@@ -323,11 +344,93 @@ williams_check() {
 	[ "$(cat n)" -lt 50 ]
 }
 
+@test "alternate: -n numbers the rounds from first and continues the design" {
+	run -0 --separate-stderr alternate -n 4 -r 2 a="$A/metric.sh 1" b="$A/metric.sh 2"
+	[ "$(echo "$output" | jq -c '[.side, .round]' | paste -sd ' ')" = '["b",4] ["a",4] ["a",5] ["b",5]' ]
+	# Three rounds, then three more from round 4: the six of one run.
+	mapfile -t s < <(sides 3)
+	run -0 --separate-stderr alternate -r 6 "${s[@]}"
+	whole=$output
+	run -0 --separate-stderr alternate -r 3 "${s[@]}"
+	part=$output
+	run -0 --separate-stderr alternate -n 4 -r 3 "${s[@]}"
+	[ "$(printf '%s\n%s\n' "$part" "$output" | jq -c '[.side, .round, .slot]')" = \
+	  "$(echo "$whole" | jq -c '[.side, .round, .slot]')" ]
+}
+
+@test "alternate: -a adds members to every record of a side, right after side" {
+	run -0 --separate-stderr alternate -r 1 -a 'a:cc=gcc "12"' -a a:id=1 -a b:id=2 \
+	    a="$A/metric.sh 1" b="$A/metric.sh 2"
+	[ "$output" = '{"side":"a","cc":"gcc \"12\"","id":"1","round":1,"slot":0,"load":0.1,"t_ns":1}
+{"side":"b","id":"2","round":1,"slot":1,"load":0.1,"t_ns":2}' ]
+	# And to its failure's record.
+	run -2 --separate-stderr alternate -a a:id=1 a="sh -c 'exit 4'"
+	[ "$output" = '{"error":"side a, round 1: exited with status 4","side":"a","id":"1","round":1,"status":4,"stderr":""}' ]
+}
+
+@test "alternate: -a refuses a key of its own, a repeated key, an unknown side" {
+	for key in side round slot load pressure threads error status stderr; do
+		run -2 --separate-stderr alternate -a "a:$key=1" a=true
+		[ "$stderr" = "alternate: -a a:$key=1: $key is a key of alternate's own" ]
+	done
+	run -2 --separate-stderr alternate -a a:x=1 -a a:x=2 a=true
+	[ "$stderr" = "alternate: -a a:x=2: side a has a member x already" ]
+	run -2 --separate-stderr alternate -a b:x=1 a=true
+	[ "$stderr" = "alternate: -a b:x=1: no side named b" ]
+	run -2 --separate-stderr alternate -a a:x a=true
+	[ "$stderr" = "alternate: -a a:x: expected name:key=value" ]
+	run -2 --separate-stderr alternate -a a:=1 a=true
+	[ "$stderr" = "alternate: -a a:=1: empty key" ]
+	[ -z "$output" ]
+	# A metric of the side with the same name is a failed run.
+	run -2 --separate-stderr alternate -a a:t_ns=x a="$A/metric.sh"
+	[ "$stderr" = 'alternate: side a, round 1: metric "t_ns" clashes with a member given by -a' ]
+}
+
+@test "alternate: a failed side's record has its status and its stderr's tail" {
+	run -2 --separate-stderr alternate -r 3 base="$A/metric.sh" head="$A/fail.sh 2 3"
+	[ "$(failure)" = '{"error":"side head, round 2: exited with status 3","side":"head","round":2,"status":3,"stderr":"boom\n"}' ]
+	[ "$(runs | jq -c '[.side, .round]' | paste -sd ' ')" = '["base",1] ["head",1]' ]
+}
+
+@test "alternate: the record's stderr is the last whole lines, valid UTF-8" {
+	run -2 --separate-stderr alternate a="sh -c 'seq 3000 >&2; exit 1'"
+	tail=$(echo "$output" | jq -r .stderr)
+	[ "$(echo "$tail" | tail -n 1)" = 3000 ]
+	first=$(echo "$tail" | head -n 1)
+	[ "$tail" = "$(seq "$first" 3000)" ]
+	[ "$first" -gt 2000 ]
+	run -2 --separate-stderr alternate a="printf 'caf\\303\\251 \\377\\342\\202' >&2; exit 1"
+	[ "$(echo "$output" | jq -r .stderr)" = "café ���" ]
+}
+
+@test "alternate: -T refuses a side seen with more threads, naming it" {
+	py=/usr/bin/python3
+	[ -x "$py" ] || skip "no /usr/bin/python3"
+	run -2 --separate-stderr alternate -T 1 a="$A/metric.sh" t="$py $A/thread.py"
+	[ "$stderr" = "alternate: side t, round 1: ran with 2 threads, more than the 1 asked for" ]
+	[ "$(failure | jq -c '[.side, .round, .threads]')" = '["t",1,2]' ]
+	# The thread count is in every record; two are allowed with -T 2.
+	run -0 --separate-stderr alternate -T 2 -r 1 a="$A/metric.sh" t="$py $A/thread.py"
+	[ "$(echo "$output" | jq -c '[.side, .threads]' | paste -sd ' ')" = '["a",1] ["t",2]' ]
+	run -2 --separate-stderr alternate -T 1 a='echo "{\"threads\":1}"'
+	[ "$stderr" = 'alternate: side a, round 1: metric "threads" clashes with a key of alternate'"'"'s own' ]
+}
+
+@test "alternate: -s passes string members of the metrics line through" {
+	run -0 --separate-stderr alternate -s -r 1 a="printf '{\"t_ns\":1.50,\"in_sha256\":\"ab\\\\\\\\\"}\n'"
+	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"t_ns":1.50,"in_sha256":"ab\\"}' ]
+	run -2 --separate-stderr alternate -r 1 a="printf '{\"t_ns\":1,\"in_sha256\":\"ab\"}\n'"
+	[ "$stderr" = 'alternate: side a, round 1: value of "in_sha256" is not a number' ]
+	run -2 --separate-stderr alternate -s -r 1 a="printf '{\"t_ns\":1,\"x\":[1]}\n'"
+	[ "$stderr" = 'alternate: side a, round 1: value of "x" is neither a number nor a string' ]
+}
+
 @test "alternate: usage errors are exit 2" {
 	run -2 --separate-stderr alternate
-	[ "$stderr" = "usage: alternate [-c cpu] [-l maxload] [-L wait] [-o file] [-p] [-r rounds] [-R retries] [-t timeout] name=command ..." ]
+	[ "$stderr" = "usage: alternate [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
 	run -2 --separate-stderr alternate -x a=true
-	[ "${stderr_lines[1]}" = "usage: alternate [-c cpu] [-l maxload] [-L wait] [-o file] [-p] [-r rounds] [-R retries] [-t timeout] name=command ..." ]
+	[ "${stderr_lines[1]}" = "usage: alternate [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
 	run -2 --separate-stderr alternate -r
 	[[ ${stderr_lines[1]} == usage:* ]]
 	[ -z "$output" ]
@@ -350,6 +453,10 @@ williams_check() {
 	[ "$stderr" = "alternate: -L x: not a number" ]
 	run -2 --separate-stderr alternate -c -1 a=true
 	[ "$stderr" = "alternate: -c -1: out of range" ]
+	run -2 --separate-stderr alternate -n 0 a=true
+	[ "$stderr" = "alternate: -n 0: out of range" ]
+	run -2 --separate-stderr alternate -T 0 a=true
+	[ "$stderr" = "alternate: -T 0: out of range" ]
 }
 
 @test "alternate: bad sides are exit 2" {
@@ -386,7 +493,7 @@ williams_check() {
 	printf '#!/bin/sh\n: new\n' >new
 	chmod +x old new
 	mapfile -t ex < <(sed -n '/^\.Sh EXAMPLES/,/^\.Sh /s/^\.Dl //p' "$TOP/man/alternate.1")
-	[ "${#ex[@]}" -eq 5 ]
+	[ "${#ex[@]}" -eq 6 ]
 
 	run -0 --separate-stderr sh -c "${ex[0]}"
 	[ -z "$stderr" ]
@@ -412,13 +519,18 @@ williams_check() {
 	[ "$(wc -l <runs.jsonl)" -eq 8 ]
 	[ "$(head -n 4 runs.jsonl | jq -c '[.side, .load, .pressure, .t_ns]' | paste -sd ' ')" = \
 	    '["base",0.1,0.5,4] ["head",0.1,0.5,4] ["head",0.1,0.5,4] ["base",0.1,0.5,4]' ]
+
+	run -0 --separate-stderr sh -c "${ex[5]}"
+	[ -z "$stderr" ]
+	[ "$(echo "$output" | jq -c '[.side, .cc, .round]' | paste -sd ' ')" = \
+	    '["head","clang",4] ["base","gcc",4] ["base","gcc",5] ["head","clang",5] ["head","clang",6] ["base","gcc",6]' ]
 }
 
 @test "alternate: -p gates on the CPU pressure, not the load average" {
 	setload 50
 	setpressure 12.25
 	run -2 --separate-stderr alternate -p -l 10 -L 0.6 a="$A/metric.sh"
-	[ "$output" = "" ]
+	[ "$(echo "$output" | jq -c '[.deferred, .gate, .pressure, .maxload]')" = '[true,"wait",12.25,10]' ]
 	[ "$stderr" = "alternate: round 1: the load gate stayed closed: CPU pressure 12.25 still at or above 10 after 0.6 s" ]
 	# The pressure falls: the gate opens although the load average stays high.
 	(sleep 0.3; setpressure 3.00) &

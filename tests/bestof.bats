@@ -52,9 +52,8 @@ usage_line='usage: bestof [-a] [-i] [-n runs] [-t timeout] [-w warmups] [--] com
 }
 
 @test "bestof usage string is the man page SYNOPSIS" {
-	synopsis=$(mandoc -Tascii "$TOP/man/bestof.1" | col -b |
-	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' | tr -s ' \t\n' '   ' | sed 's/^ //;s/ $//')
-	[ "usage: $synopsis" = "$usage_line" ]
+	check_synopsis bestof
+	[ "${stderr_lines[-1]}" = "$usage_line" ]
 }
 
 @test "bestof writes one record, keys in the documented order, 5 runs by default" {
@@ -320,11 +319,7 @@ examples=(
 )
 
 @test "bestof man page EXAMPLES are the ones tested here" {
-	run -0 sh -c "sed -n '/^\\.Sh EXAMPLES/,/^\\.Sh /p' '$TOP/man/bestof.1' | sed -n 's/^\\.Dl \\$ //p' | sed 's/\\\\(dq/\"/g; s/\\\\e/\\\\/g'"
-	[ "${#lines[@]}" -eq "${#examples[@]}" ]
-	for i in "${!examples[@]}"; do
-		[ "${lines[$i]}" = "${examples[$i]}" ]
-	done
+	check_examples bestof "${examples[@]}"
 }
 
 @test "bestof example: bestof true" {

@@ -17,3 +17,48 @@ bad_options() {
 	[ "${stderr_lines[0]}" = "$1: option -$2 needs an argument" ]
 	[ "$output" = "" ]
 }
+
+# The SYNOPSIS of man/TOOL.1 on one line, as mandoc renders it.
+# man_synopsis TOOL
+man_synopsis() {
+	mandoc -Tascii "$TOP/man/$1.1" | col -b |
+	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
+	    tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//'
+}
+
+# The usage line TOOL prints (the last line on stderr after an unknown
+# option) is "usage: " and the man page's SYNOPSIS, word for word.
+# check_synopsis TOOL
+check_synopsis() {
+	local synopsis
+	synopsis=$(man_synopsis "$1")
+	[ -n "$synopsis" ]
+	run -2 --separate-stderr "$1" -Z
+	[ "${stderr_lines[-1]}" = "usage: $synopsis" ] ||
+	    { echo "usage:    ${stderr_lines[-1]}"; echo "SYNOPSIS: $synopsis"; return 1; }
+}
+
+# The EXAMPLES of man/TOOL.1, one command a line as a reader types it:
+# each .Dl line, a leading "$ " prompt taken off, mdoc's escapes \(dq, \-
+# and \e undone.
+# man_examples TOOL
+man_examples() {
+	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /s/^\.Dl //p' "$TOP/man/$1.1" |
+	    sed 's/^\$ //; s/\\(dq/"/g; s/\\-/-/g; s/\\e/\\/g'
+}
+
+# The man page's EXAMPLES are exactly these commands, in this order: the
+# bats file keeps them in an array and runs each in a test of its own.
+# check_examples TOOL COMMAND ...
+check_examples() {
+	local tool=$1 i=0 want ex
+	shift
+	mapfile -t ex < <(man_examples "$tool")
+	[ "${#ex[@]}" -eq "$#" ] ||
+	    { echo "$tool.1 has ${#ex[@]} examples, the tests $#"; return 1; }
+	for want in "$@"; do
+		[ "${ex[$i]}" = "$want" ] ||
+		    { echo "example $((i + 1)) of $tool.1: ${ex[$i]}"; echo "tested:       $want"; return 1; }
+		i=$((i + 1))
+	done
+}

@@ -20,7 +20,8 @@ build_bench() {
 # The kata with one sed edit: a kernel that is wrong in one way.
 wrong_kata() {
 	sed "$1" "$TOP/kata/kernels.c" > "$BATS_TEST_TMPDIR/wrong.c"
-	! cmp -s "$TOP/kata/kernels.c" "$BATS_TEST_TMPDIR/wrong.c"
+	# The edit must change the kata (cmp says 1), or the test would test nothing.
+	run -1 cmp -s "$TOP/kata/kernels.c" "$BATS_TEST_TMPDIR/wrong.c"
 	build_check "$BATS_TEST_TMPDIR/wrong.c"
 }
 

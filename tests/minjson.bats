@@ -226,12 +226,19 @@ rejects() {	# rejects INPUT MESSAGE
 }
 
 @test "minjson: the usage line is the man page's SYNOPSIS" {
-	synopsis=$(mandoc -Tascii "$TOP/man/minjson.1" | col -b | sed -n '/^SYNOPSIS/{n;p;}' | sed 's/^ *//')
-	run -2 --separate-stderr minjson -z
-	[ "${stderr_lines[1]}" = "usage: $synopsis" ]
+	check_synopsis minjson
 }
 
-# The man page's EXAMPLES, run as written.
+# The man page's EXAMPLES, each run as written.
+examples=(
+	"minjson -x round,slot,load runs.jsonl | cmpbudget"
+	"minjson -s min,q1,median,q3 -x round,slot,load runs.jsonl"
+	"bestof -a -n 5 -- ./bench | minjson -k '' -s median"
+)
+
+@test "minjson: man page EXAMPLES are the ones tested here" {
+	check_examples minjson "${examples[@]}"
+}
 
 @test "minjson: man example: minjson -x round,slot,load runs.jsonl | cmpbudget" {
 	command -v cmpbudget >/dev/null || skip "cmpbudget not built"
@@ -239,14 +246,14 @@ rejects() {	# rejects INPUT MESSAGE
 	cp "$D/runs.jsonl" .
 	printf '[budget]\nmatmul_ns = 0.25\n' >budget.toml
 	# head's minimum 11 against base's 10 is within a budget of 0.25.
-	run -0 bash -c 'minjson -x round,slot,load runs.jsonl | cmpbudget 2>/dev/null'
+	run -0 bash -c "set -o pipefail; ${examples[0]} 2>/dev/null"
 	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .verdict)" = ok ]
 }
 
 @test "minjson: man example: minjson -s min,q1,median,q3 -x round,slot,load runs.jsonl" {
 	cd "$T"
 	cp "$D/runs.jsonl" .
-	run -0 minjson -s min,q1,median,q3 -x round,slot,load runs.jsonl
+	run -0 bash -c "${examples[1]}"
 	[ "$output" = "$(cat "$D/quartiles.out")" ]
 }
 
@@ -255,7 +262,7 @@ rejects() {	# rejects INPUT MESSAGE
 	cd "$T"
 	printf '#!/bin/sh\necho {\\"x_ns\\":7}\n' >bench
 	chmod +x bench
-	run -0 bash -c "bestof -a -n 5 -- ./bench | minjson -k '' -s median"
+	run -0 bash -c "set -o pipefail; ${examples[2]}"
 	[ "$(printf '%s\n' "$output" | jq -c '[.stat, .n, .x_ns]')" = '["median",5,7]' ]
 }
 
@@ -273,4 +280,11 @@ rejects() {	# rejects INPUT MESSAGE
 	printf '%s\n' '{"side":"a","x":1,"y":2}' '{"side":"a","x":1.50,"y":-0}' '{"side":"a","x":1.5e0,"y":0}' >"$T/same"
 	run -0 minjson "$T/same"
 	[ "$output" = '{"side":"a","stat":"min","n":3,"x":1,"y":-0}' ]
+}
+
+@test "minjson: blank lines are skipped but counted: a message names the right line" {
+	printf '%s\n' '{"side":"a","x":1}' '' '  ' $'\r' '{"side":"a","x":}' >"$T/gap"
+	run -2 --separate-stderr minjson "$T/gap"
+	[ "$output" = "" ]
+	[ "$stderr" = "minjson: $T/gap:5: invalid value" ]
 }

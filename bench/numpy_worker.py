@@ -1,0 +1,219 @@
+#!/usr/bin/python3
+"""numpy_worker: the kata's four cases in NumPy, timed by bench.h's rule.
+
+Run by `make compare` as the numpy side. It builds the same inputs as
+bench/bench.c (same sizes, same values, float32), times each case in its
+own process with a calibrated loop: one warm-up call; a batch grown until it
+lasts BENCH_MIN_S (the first that does counts); then batches up to
+BENCH_REPS in all, or until BENCH_MAX_S is spent; the smallest time per call
+is the metric, on the thread's CPU clock (BENCH_CLOCK=wall: the monotonic
+clock). BENCH_CASES picks the cases; BENCH_SHA256=1 adds each case's input
+digest (the same bytes bench.c hashes). The last stdout line is one JSON
+object: {"sum_ns":812.5,"sum_input_sha256":"..."}.
+
+With --about it prints instead what it runs with, one JSON object: Python,
+NumPy, the BLAS library loaded, OpenBLAS's kernel (core name) and thread
+count where the BLAS is OpenBLAS, and OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE
+and the thread variables as set (null when unset). It never changes them.
+
+Exit 0, or 2 with one line on stderr for a bad environment value.
+"""
+import hashlib
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+MM_N = 192
+SUM_N = 8192
+RMS_ROWS = 16
+RMS_D = 1024
+CB_N = 1 << 18
+CB_Q = 1024
+EPS = np.float32(1e-5)
+
+
+def die(msg):
+    sys.stderr.write("numpy_worker: %s\n" % msg)
+    sys.exit(2)
+
+
+def env_num(var, default, lo, hi, whole):
+    s = os.environ.get(var)
+    if s is None:
+        return default
+    try:
+        v = float(s)
+    except ValueError:
+        die("%s=%s: not a number" % (var, s))
+    if v != v or not lo <= v <= hi:
+        die("%s=%s: out of range" % (var, s))
+    if whole and v != int(v):
+        die("%s=%s: not a whole number" % (var, s))
+    return int(v) if whole else v
+
+
+def inputs():
+    """The inputs of bench.c's setup(), value for value."""
+    i = np.arange(MM_N * MM_N, dtype=np.int64)
+    a = ((i % 17 - 8) / 8.0).astype(np.float32).reshape(MM_N, MM_N)
+    b = ((i % 13 - 6) / 4.0).astype(np.float32).reshape(MM_N, MM_N)
+    i = np.arange(SUM_N, dtype=np.int64)
+    sx = ((i % 11 - 5) * 0.25).astype(np.float32)
+    i = np.arange(RMS_ROWS * RMS_D, dtype=np.int64)
+    rx = ((i % 19 - 9) * 0.125).astype(np.float32).reshape(RMS_ROWS, RMS_D)
+    i = np.arange(RMS_D, dtype=np.int64)
+    rw = (1.0 + (i % 7) / 16.0).astype(np.float32)
+    cb = (np.arange(CB_N, dtype=np.int64) * 0.5).astype(np.float32)
+    i = np.arange(CB_Q, dtype=np.uint64)
+    cbq = ((i * np.uint64(2654435761) % np.uint64(CB_N)).astype(np.float64) * 0.5
+           + 0.25).astype(np.float32)
+    return a, b, sx, rx, rw, cb, cbq
+
+
+def digest(*arrays):
+    h = hashlib.sha256()
+    for x in arrays:
+        h.update(np.ascontiguousarray(x, dtype="<f4").tobytes())
+    return h.hexdigest()
+
+
+def cases():
+    """name -> (function of no argument, the arrays it reads)."""
+    a, b, sx, rx, rw, cb, cbq = inputs()
+    c = np.empty((MM_N, MM_N), dtype=np.float32)
+    q = [0]
+
+    def matmul():
+        np.matmul(a, b, out=c)
+
+    def vsum():
+        return sx.sum()
+
+    def rmsnorm():
+        return rx / np.sqrt((rx * rx).mean(axis=1, keepdims=True) + EPS) * rw
+
+    def count_below():
+        # One search a call, the queries in turn, as bench.c does.
+        t = cbq[q[0] % CB_Q]
+        q[0] += 1
+        return np.searchsorted(cb, t)
+
+    return {
+        "matmul": (matmul, (a, b)),
+        "sum": (vsum, (sx,)),
+        "rmsnorm": (rmsnorm, (rx, rw)),
+        "count_below": (count_below, (cb, cbq)),
+    }
+
+
+def batch(fn, iters, clock):
+    t0 = clock()
+    for _ in range(iters):
+        fn()
+    return clock() - t0
+
+
+def measure(fn, reps, min_s, max_s, clock):
+    """bench.h's rule: the best ns a call."""
+    w = time.perf_counter_ns()
+    t0 = clock()
+    fn()
+    warm = clock() - t0
+    min_ns, max_ns = min_s * 1e9, max_s * 1e9
+    if warm >= max_ns:
+        return float(warm)
+    iters = 1 if warm >= min_ns or warm <= 0 else max(1, int(min_ns / warm))
+    while True:
+        t = batch(fn, iters, clock)
+        if t >= min_ns:
+            break
+        mult = min(10.0, max(1.1, 1.1 * min_ns / t if t > 0 else 10.0))
+        iters = int(iters * mult) + 1
+    best, batches = t / iters, 1
+    while batches < reps and time.perf_counter_ns() - w < max_ns:
+        t = batch(fn, iters, clock)
+        batches += 1
+        best = min(best, t / iters)
+    return best
+
+
+def blas_about():
+    """The BLAS library this process loaded, and OpenBLAS's own words."""
+    about = {"blas": None, "openblas_corename": None, "openblas_config": None,
+             "openblas_threads": None}
+    try:
+        with open("/proc/self/maps") as f:
+            libs = sorted({ln.split()[-1] for ln in f
+                           if "blas" in ln.split()[-1] and "/" in ln})
+    except OSError:
+        libs = []
+    about["blas"] = " ".join(libs) or None
+    for lib in libs:
+        try:
+            import ctypes
+            d = ctypes.CDLL(lib)
+        except OSError:
+            continue
+        for name, key in (("openblas_get_corename", "openblas_corename"),
+                          ("openblas_get_config", "openblas_config")):
+            fn = getattr(d, name, None)
+            if fn is not None:
+                fn.restype = ctypes.c_char_p
+                about[key] = fn().decode()
+        fn = getattr(d, "openblas_get_num_threads", None)
+        if fn is not None:
+            about["openblas_threads"] = fn()
+    return about
+
+
+def about():
+    out = {"python": sys.version.split()[0], "numpy": np.__version__}
+    out.update(blas_about())
+    for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS",
+                "OMP_NUM_THREADS"):
+        out[var.lower()] = os.environ.get(var)
+    return out
+
+
+def main():
+    if sys.argv[1:] == ["--about"]:
+        print(json.dumps(about(), separators=(",", ":")))
+        return 0
+    if len(sys.argv) > 1:
+        sys.stderr.write("usage: numpy_worker [--about]\n")
+        return 2
+    reps = env_num("BENCH_REPS", 12, 1, 1e6, True)
+    min_s = env_num("BENCH_MIN_S", 0.003, 1e-6, 3600, False)
+    max_s = env_num("BENCH_MAX_S", 4 * reps * min_s, 1e-6, 1e6, False)
+    clock_name = os.environ.get("BENCH_CLOCK", "cpu")
+    if clock_name not in ("cpu", "wall"):
+        die("BENCH_CLOCK=%s: not cpu or wall" % clock_name)
+    clock = time.thread_time_ns if clock_name == "cpu" else time.perf_counter_ns
+    all_cases = cases()
+    wanted = os.environ.get("BENCH_CASES")
+    names = list(all_cases)
+    if wanted is not None:
+        names = []
+        for w in wanted.split(","):
+            n = w[:-3] if w.endswith("_ns") else w
+            if n not in all_cases:
+                die("BENCH_CASES=%s: no case '%s'" % (wanted, w))
+            if n not in names:
+                names.append(n)
+        names = [n for n in all_cases if n in names]
+    line = {}
+    for n in names:
+        line[n + "_ns"] = measure(all_cases[n][0], reps, min_s, max_s, clock)
+    if os.environ.get("BENCH_SHA256") == "1":
+        for n in names:
+            line[n + "_input_sha256"] = digest(*all_cases[n][1])
+    # repr of a float is its shortest round-trip form, as bench.h prints.
+    print("{" + ",".join('"%s":%s' % (k, json.dumps(v)) for k, v in line.items()) + "}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,432 @@
+/*
+ * budget: read the budget file, a small strict subset of TOML
+ * (cmpbudget(1), "The budget file"). The gate asks cmpbudget -n for its
+ * runs, so this is the only code that reads the file: what the gate runs
+ * and what cmpbudget judges cannot disagree about it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "budget.h"
+#include "sha256.h"
+#include "utf8.h"
+#include "util.h"
+
+/* Every key of the file, to catch a key or a section given twice. */
+struct seenkey {
+	char *section;
+	char *key;		/* "" for a section header */
+	unsigned long line;
+};
+
+/* The state of one reading. */
+struct reader {
+	struct budget *b;
+	char *section;			/* the current section, "" before the first */
+	unsigned long lineno;
+	unsigned long budgetline;	/* of [budget] or [higher], the first given */
+	struct seenkey *seen;
+	size_t nseen, capseen;
+	char why[256];
+};
+
+static char *
+msgf(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	msg = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return msg;
+}
+
+static int
+isbare(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+static int
+isdigitc(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static char *
+skipws(char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static int
+atend(const char *p)
+{
+	return *p == '\0' || *p == '#';
+}
+
+/*
+ * A TOML decimal number: an optional sign, an integer part without leading
+ * zeros, an optional fraction and exponent, each with at least one digit.
+ * strtod alone would also take hex, "inf" and "nan", which TOML spells apart.
+ */
+static int
+istomlnumber(const char *s, size_t n)
+{
+	size_t i = 0, d;
+
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	d = i;
+	while (i < n && isdigitc(s[i]))
+		i++;
+	if (i == d || (s[d] == '0' && i - d > 1))
+		return 0;
+	if (i < n && s[i] == '.') {
+		d = ++i;
+		while (i < n && isdigitc(s[i]))
+			i++;
+		if (i == d)
+			return 0;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		d = i;
+		while (i < n && isdigitc(s[i]))
+			i++;
+		if (i == d)
+			return 0;
+	}
+	return i == n;
+}
+
+/* Skip a basic string that starts after its opening quote; NULL if it is bad, with *why set. */
+static char *
+skipstring(char *p, const char **why)
+{
+	int k, digits;
+
+	for (;;) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '\0') {
+			*why = "unterminated string";
+			return NULL;
+		}
+		if (c == '"')
+			return p + 1;
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			*why = "control character in string";
+			return NULL;
+		}
+		if (c != '\\') {
+			p++;
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'b': case 't': case 'n': case 'f': case 'r': case '"': case '\\':
+			p++;
+			continue;
+		case 'u':
+			digits = 4;
+			break;
+		case 'U':
+			digits = 8;
+			break;
+		default:
+			*why = "unknown escape in string";
+			return NULL;
+		}
+		for (k = 1; k <= digits; k++) {
+			c = (unsigned char)p[k];
+			if (!isdigitc(c) && !((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+				*why = "bad \\u escape in string";
+				return NULL;
+			}
+		}
+		p += digits + 1;
+	}
+}
+
+static void
+remember(struct reader *r, const char *key)
+{
+	if (r->nseen == r->capseen) {
+		r->capseen = r->capseen ? 2 * r->capseen : 16;
+		r->seen = xrealloc(r->seen, r->capseen * sizeof *r->seen);
+	}
+	r->seen[r->nseen].section = xstrdup(r->section);
+	r->seen[r->nseen].key = xstrdup(key);
+	r->seen[r->nseen].line = r->lineno;
+	r->nseen++;
+}
+
+/* A section header, p after its '['. */
+static const char *
+section(struct reader *r, char *p)
+{
+	char *name;
+	size_t len, i;
+
+	p = skipws(p);
+	name = p;
+	while (isbare((unsigned char)*p))
+		p++;
+	len = (size_t)(p - name);
+	if (len == 0)
+		return "expected a section name after '['";
+	p = skipws(p);
+	if (*p != ']')
+		return "expected ']' after the section name";
+	p = skipws(p + 1);
+	if (!atend(p))
+		return "unexpected text after ']'";
+	name[len] = '\0';
+	/* A section given twice is a duplicate too: it is remembered as the key "". */
+	for (i = 0; i < r->nseen; i++)
+		if (r->seen[i].key[0] == '\0' && strcmp(r->seen[i].section, name) == 0) {
+			snprintf(r->why, sizeof r->why, "duplicate section [%s] (first on line %lu)",
+			    name, r->seen[i].line);
+			return r->why;
+		}
+	free(r->section);
+	r->section = xstrdup(name);
+	if ((strcmp(name, "budget") == 0 || strcmp(name, "higher") == 0) && r->budgetline == 0)
+		r->budgetline = r->lineno;
+	remember(r, "");
+	return NULL;
+}
+
+/* One metric's budget in [budget] or [higher]; val is vallen bytes, 0 for a string. */
+static const char *
+metric(struct reader *r, const char *key, const char *val, size_t vallen, enum better better)
+{
+	struct budget *b = r->b;
+	const struct budget_entry *e;
+	double v;
+
+	if (vallen == 0) {
+		snprintf(r->why, sizeof r->why, "budget of %s is not a number", key);
+		return r->why;
+	}
+	errno = 0;
+	v = strtod(val, NULL);
+	if (errno == ERANGE && fabs(v) > 1) {
+		snprintf(r->why, sizeof r->why, "budget of %s is out of range", key);
+		return r->why;
+	}
+	if (!(v > 0)) {
+		snprintf(r->why, sizeof r->why, "budget of %s must be above 0", key);
+		return r->why;
+	}
+	/* head < base (1 - budget) could never hold. */
+	if (better == BETTER_HIGHER && !(v < 1)) {
+		snprintf(r->why, sizeof r->why, "budget of %s must be below 1 in [higher]", key);
+		return r->why;
+	}
+	if ((e = budget_find(b, key, strlen(key))) != NULL) {
+		snprintf(r->why, sizeof r->why, "%s is budgeted twice (first on line %lu)", key, e->line);
+		return r->why;
+	}
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 16;
+		b->entry = xrealloc(b->entry, b->cap * sizeof *b->entry);
+	}
+	b->entry[b->n].name = xstrdup(key);
+	b->entry[b->n].budget = v;
+	b->entry[b->n].better = better;
+	b->entry[b->n].line = r->lineno;
+	b->n++;
+	return NULL;
+}
+
+/* A key = value line, p at its key. */
+static const char *
+keyvalue(struct reader *r, char *p)
+{
+	char *key, *val, *end;
+	size_t keylen, vallen, i;
+	const char *bad;
+	long runs;
+
+	key = p;
+	while (isbare((unsigned char)*p))
+		p++;
+	keylen = (size_t)(p - key);
+	if (keylen == 0)
+		return "expected 'key = value', a [section] or a comment";
+	p = skipws(p);
+	if (*p != '=')
+		return "expected '=' after the key";
+	key[keylen] = '\0';
+	p = skipws(p + 1);
+	val = p;
+	if (*p == '"') {
+		bad = NULL;
+		if ((p = skipstring(p + 1, &bad)) == NULL)
+			return bad;
+		vallen = 0;
+	} else {
+		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '#')
+			p++;
+		vallen = (size_t)(p - val);
+		if (vallen == 0)
+			return "expected a value after '='";
+		if (!istomlnumber(val, vallen))
+			return "expected a number or a \"string\"";
+	}
+	end = skipws(p);
+	if (!atend(end))
+		return "unexpected text after the value";
+	for (i = 0; i < r->nseen; i++)
+		if (strcmp(r->seen[i].key, key) == 0 && strcmp(r->seen[i].section, r->section) == 0) {
+			snprintf(r->why, sizeof r->why, "duplicate key %s (first on line %lu)", key, r->seen[i].line);
+			return r->why;
+		}
+	val[vallen] = '\0';
+	if (strcmp(r->section, "budget") == 0) {
+		if ((bad = metric(r, key, val, vallen, BETTER_LOWER)) != NULL)
+			return bad;
+	} else if (strcmp(r->section, "higher") == 0) {
+		if ((bad = metric(r, key, val, vallen, BETTER_HIGHER)) != NULL)
+			return bad;
+	} else if (r->section[0] == '\0' && strcmp(key, "runs") == 0) {
+		if (vallen == 0 || parse_long(val, 1, 1000000, &runs) != NULL)
+			return "runs must be a whole number from 1 to 1000000";
+		r->b->runs = runs;
+	}
+	remember(r, key);
+	return NULL;
+}
+
+/* One line, without its line end. Returns NULL, or why it is wrong. */
+static const char *
+line(struct reader *r, char *s, size_t len)
+{
+	char *p;
+
+	if (memchr(s, '\0', len) != NULL)
+		return "NUL byte";
+	if (utf8_valid((const unsigned char *)s, len) != len)
+		return "invalid UTF-8";
+	p = skipws(s);
+	if (atend(p))
+		return NULL;
+	if (*p == '[')
+		return section(r, p + 1);
+	return keyvalue(r, p);
+}
+
+/* The whole file, read once: its bytes are both parsed and hashed. */
+static char *
+slurp(const char *path, char **buf, size_t *len)
+{
+	FILE *fp;
+	size_t cap = 4096, n;
+	char *msg = NULL;
+
+	if ((fp = fopen(path, "rb")) == NULL)
+		return msgf("%s: %s", path, strerror(errno));
+	*buf = xmalloc(cap + 1);
+	*len = 0;
+	for (;;) {
+		if (*len == cap) {
+			cap *= 2;
+			*buf = xrealloc(*buf, cap + 1);
+		}
+		n = fread(*buf + *len, 1, cap - *len, fp);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp))
+		msg = msgf("read %s: %s", path, strerror(errno));
+	fclose(fp);
+	(*buf)[*len] = '\0';
+	return msg;
+}
+
+char *
+budget_load(struct budget *b, const char *path)
+{
+	struct reader r = { 0 };
+	struct sha256 h;
+	char *buf = NULL, *s, *nl, *msg;
+	const char *why = NULL;
+	size_t len = 0, n, i;
+
+	b->runs = BUDGET_RUNS;
+	if ((msg = slurp(path, &buf, &len)) != NULL) {
+		free(buf);
+		return msg;
+	}
+	sha256_init(&h);
+	sha256_update(&h, buf, len);
+	sha256_hex(&h, b->sha256);
+	r.b = b;
+	r.section = xstrdup("");
+	for (s = buf; why == NULL && s < buf + len; s = nl + 1) {
+		r.lineno++;
+		nl = memchr(s, '\n', (size_t)(buf + len - s));
+		if (nl == NULL)
+			nl = buf + len;
+		n = (size_t)(nl - s);
+		if (n > 0 && s[n - 1] == '\r')
+			n--;
+		s[n] = '\0';
+		why = line(&r, s, n);
+	}
+	if (why != NULL)
+		msg = msgf("%s:%lu: %s", path, r.lineno, why);
+	else if (r.budgetline == 0)
+		msg = msgf("%s: no [budget] section", path);
+	else if (b->n == 0)
+		msg = msgf("%s:%lu: [budget] names no metric", path, r.budgetline);
+	for (i = 0; i < r.nseen; i++) {
+		free(r.seen[i].section);
+		free(r.seen[i].key);
+	}
+	free(r.seen);
+	free(r.section);
+	free(buf);
+	return msg;
+}
+
+const struct budget_entry *
+budget_find(const struct budget *b, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (strlen(b->entry[i].name) == len && memeq(b->entry[i].name, name, len))
+			return &b->entry[i];
+	return NULL;
+}
+
+void
+budget_free(struct budget *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		free(b->entry[i].name);
+	free(b->entry);
+	b->entry = NULL;
+	b->n = b->cap = 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * judge: the rules of cmpbudget(1). The budget decides the verdict; the
+ * paired ratios give an opinion beside it that must never cry wolf: it
+ * names a direction only when a distribution-free interval of the median
+ * ratio clears 1 by more than a noise floor.
+ */
+#include <stdlib.h>
+
+#include "judge.h"
+#include "stats.h"
+
+const char *const side_name[NSIDE] = { "base", "head" };
+const char *const verdict_name[] = { "ok", "regressed", "improved", "error" };
+const char *const outcome_name[] = { NULL, "same", "slower", "faster", "too few rounds" };
+
+enum verdict
+judge_budget(const struct budget_entry *e, double base, double head)
+{
+	/* A higher-is-better metric regresses where a time would improve. */
+	if (e->better == BETTER_HIGHER) {
+		if (improved(base, head, e->budget))
+			return V_REGRESSED;
+		if (regressed(base, head, e->budget))
+			return V_IMPROVED;
+		return V_OK;
+	}
+	if (regressed(base, head, e->budget))
+		return V_REGRESSED;
+	if (improved(base, head, e->budget))
+		return V_IMPROVED;
+	return V_OK;
+}
+
+static int
+cmpdouble(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void
+judge_paired(struct result *r, double *ratio, size_t n, double conf, double floor)
+{
+	size_t k, lo;
+	double frac;
+	enum outcome up = O_SLOWER, down = O_FASTER;
+
+	r->rounds = n;
+	r->floor = floor < 0 ? r->e->budget / 4 : floor;
+	r->hasratio = r->hasinterval = 0;
+	r->outcome = O_FEW;
+	if (n == 0)
+		return;
+	qsort(ratio, n, sizeof *ratio, cmpdouble);
+	r->ratio = quantile(ratio, n, 0.5, &lo, &frac);
+	r->hasratio = 1;
+	if ((k = median_interval(n, conf)) == 0)
+		return;
+	r->lo = ratio[k - 1];
+	r->hi = ratio[n - k];
+	r->hasinterval = 1;
+	if (r->e->better == BETTER_HIGHER) {
+		up = O_FASTER;
+		down = O_SLOWER;
+	}
+	if (r->lo > 1 + r->floor)
+		r->outcome = up;
+	else if (r->hi < 1 - r->floor)
+		r->outcome = down;
+	else
+		r->outcome = O_SAME;
+}

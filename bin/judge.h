@@ -1,0 +1,57 @@
+/*
+ * judge: cmpbudget's judgment of one metric, apart from how its inputs are
+ * read and its results written: the budget's verdict on each side's
+ * statistic, and the paired ratios' outcome (cmpbudget(1)).
+ */
+#ifndef PERFGATE_JUDGE_H
+#define PERFGATE_JUDGE_H
+
+#include <stddef.h>
+
+#include "budget.h"
+#include "jsonl.h"
+
+enum side { SIDE_BASE, SIDE_HEAD, NSIDE };
+
+/* The budget's verdict on a metric. */
+enum verdict { V_OK, V_REGRESSED, V_IMPROVED, V_ERROR };
+
+/* The paired ratios' outcome; O_NONE without per-round records. */
+enum outcome { O_NONE, O_SAME, O_SLOWER, O_FASTER, O_FEW };
+
+extern const char *const side_name[NSIDE];
+extern const char *const verdict_name[];
+extern const char *const outcome_name[];
+
+/* The judgment of one metric, kept for the records, the table and Markdown. */
+struct result {
+	const struct budget_entry *e;
+	const struct jfield *base, *head;	/* each side's statistic, NULL if missing */
+	int hasdelta;
+	double deltav;				/* head / base - 1 */
+	enum verdict verdict;
+	const char *quartiles;			/* "slower", "faster", "tie" or NULL */
+	/* The paired ratios head / base, one a round. */
+	size_t rounds;
+	int hasratio, hasinterval;
+	double ratio, lo, hi;			/* median ratio and its interval */
+	double floor;				/* the noise floor the outcome used */
+	enum outcome outcome;
+};
+
+/*
+ * The budget's verdict for base and head, both checked already (base > 0,
+ * head >= 0, head / base finite): regressed beyond the budget, improved
+ * beyond its mirror, else ok, in the metric's direction.
+ */
+enum verdict judge_budget(const struct budget_entry *e, double base, double head);
+
+/*
+ * The paired outcome from the n ratios head / base of one metric (sorted in
+ * place), at confidence conf and with noise floor: sets ratio, the interval
+ * and outcome of r. A negative floor means the default, a quarter of the
+ * metric's budget.
+ */
+void judge_paired(struct result *r, double *ratio, size_t n, double conf, double floor);
+
+#endif

@@ -1,0 +1,244 @@
+/*
+ * report: the table and the Markdown of cmpbudget. Both show the same
+ * cells: each side's statistic, the change, the budget and the verdict,
+ * then the paired ratios' median with its interval and their outcome.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "util.h"
+
+enum { NCOL = 8, CELL = 256 };
+
+/* The columns whose cells are numbers, right-aligned. */
+static const int colright[NCOL] = { 0, 1, 1, 1, 1, 0, 0, 0 };
+
+static void
+headers(char cell[NCOL][CELL], double confidence)
+{
+	static const char *const name[NCOL] = {
+		"metric", "base", "head", "Δ %", "budget %", "verdict", NULL, "outcome"
+	};
+	int c;
+
+	for (c = 0; c < NCOL; c++)
+		snprintf(cell[c], CELL, "%s", name[c] ? name[c] : "");
+	snprintf(cell[6], CELL, "ratio (%.4g%% CI)", confidence * 100);
+}
+
+/*
+ * A number for a person to read: as written when short, else to six
+ * significant digits, finer than any noise the gate can see. The records
+ * keep every digit.
+ */
+static void
+readable(char *cell, const struct jfield *f)
+{
+	if (f == NULL)
+		snprintf(cell, CELL, "-");
+	else if (f->rawlen <= 12)
+		snprintf(cell, CELL, "%.*s", (int)f->rawlen, f->raw);
+	else
+		snprintf(cell, CELL, "%.6g", f->num);
+}
+
+static void
+cells(const struct result *r, char cell[NCOL][CELL])
+{
+	/* An arrow marks a metric where higher is better. */
+	snprintf(cell[0], CELL, "%s%s", r->e->name, r->e->better == BETTER_HIGHER ? " ↑" : "");
+	readable(cell[1], r->base);
+	readable(cell[2], r->head);
+	if (r->hasdelta)
+		snprintf(cell[3], CELL, "%+.1f", r->deltav * 100);
+	else
+		snprintf(cell[3], CELL, "-");
+	snprintf(cell[4], CELL, "%.4g", r->e->budget * 100);
+	snprintf(cell[5], CELL, "%s", verdict_name[r->verdict]);
+	if (r->hasinterval)
+		snprintf(cell[6], CELL, "%.3f [%.3f,%.3f]", r->ratio, r->lo, r->hi);
+	else if (r->hasratio)
+		snprintf(cell[6], CELL, "%.3f", r->ratio);
+	else
+		snprintf(cell[6], CELL, "-");
+	snprintf(cell[7], CELL, "%s", r->outcome == O_NONE ? "-" : outcome_name[r->outcome]);
+}
+
+/* Width on a terminal: UTF-8 continuation bytes take no column. */
+static int
+width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void
+padded(FILE *fp, const char *s, int w, int right)
+{
+	int pad = w - width(s);
+
+	if (right)
+		fprintf(fp, "%*s%s", pad > 0 ? pad : 0, "", s);
+	else
+		fprintf(fp, "%s%*s", s, pad > 0 ? pad : 0, "");
+}
+
+void
+report_table(FILE *fp, const struct report *rp)
+{
+	char cell[NCOL][CELL];
+	int w[NCOL], c, last;
+	size_t i;
+
+	headers(cell, rp->confidence);
+	for (c = 0; c < NCOL; c++)
+		w[c] = width(cell[c]);
+	for (i = 0; i < rp->n; i++) {
+		cells(&rp->res[i], cell);
+		for (c = 0; c < NCOL; c++)
+			if (width(cell[c]) > w[c])
+				w[c] = width(cell[c]);
+	}
+	for (i = 0; i <= rp->n; i++) {
+		if (i == 0)
+			headers(cell, rp->confidence);
+		else
+			cells(&rp->res[i - 1], cell);
+		for (c = 0; c < NCOL; c++) {
+			last = c == NCOL - 1;
+			/* No trailing blanks: the last column is left-aligned and not padded. */
+			if (last)
+				fputs(cell[c], fp);
+			else
+				padded(fp, cell[c], w[c], colright[c]);
+			fputs(last ? "\n" : "  ", fp);
+		}
+	}
+}
+
+static void
+mdcell(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', fp);
+		fputc(*s, fp);
+	}
+}
+
+/* The metrics with verdict v, as "`a`, `b`", after prefix; nothing when none. */
+static void
+mdlist(FILE *fp, const struct report *rp, enum verdict v, const char *prefix)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < rp->n; i++)
+		if (rp->res[i].verdict == v) {
+			fprintf(fp, "%s `%s`", first ? prefix : ",", rp->res[i].e->name);
+			first = 0;
+		}
+}
+
+static void
+markdown(FILE *fp, const struct report *rp)
+{
+	char cell[NCOL][CELL];
+	size_t i, nreg = 0;
+	int c;
+
+	for (i = 0; i < rp->n; i++)
+		nreg += rp->res[i].verdict == V_REGRESSED;
+	if (rp->error != NULL) {
+		fputs("**cmpbudget: error**: ", fp);
+		mdcell(fp, rp->error);
+	} else if (nreg) {
+		mdlist(fp, rp, V_REGRESSED, "**cmpbudget: regressed**:");
+		mdlist(fp, rp, V_IMPROVED, "; improved:");
+	} else {
+		fprintf(fp, "**cmpbudget: ok**: %zu metric%s within budget", rp->n, rp->n == 1 ? "" : "s");
+		mdlist(fp, rp, V_IMPROVED, "; improved:");
+	}
+	fputs("\n", fp);
+	if (rp->n == 0)
+		return;
+	headers(cell, rp->confidence);
+	fputs("\n|", fp);
+	for (c = 0; c < NCOL; c++)
+		fprintf(fp, " %s |", cell[c]);
+	fputs("\n|", fp);
+	for (c = 0; c < NCOL; c++)
+		fputs(colright[c] ? " ---: |" : " :--- |", fp);
+	fputs("\n", fp);
+	for (i = 0; i < rp->n; i++) {
+		cells(&rp->res[i], cell);
+		fputs("|", fp);
+		for (c = 0; c < NCOL; c++) {
+			/* What a reviewer must see: a verdict other than ok, in bold. */
+			int bold = c == 5 && rp->res[i].verdict != V_OK;
+
+			fputs(bold ? " **" : " ", fp);
+			mdcell(fp, cell[c]);
+			fputs(bold ? "** |" : " |", fp);
+		}
+		fputs("\n", fp);
+	}
+}
+
+static char *
+msgf(const char *fmt, const char *a, const char *b)
+{
+	size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
+	char *msg = xmalloc(n);
+
+	snprintf(msg, n, fmt, a, b);
+	return msg;
+}
+
+/*
+ * Only a regular file is replaced by renaming: renaming over /dev/null or
+ * a pipe would replace the device itself, so those are written in place.
+ */
+char *
+report_markdown(const char *path, const struct report *rp)
+{
+	size_t n = strlen(path);
+	char *tmp = xmalloc(n + 5), *msg = NULL;
+	const char *out = tmp;
+	struct stat st;
+	FILE *fp;
+	int bad;
+
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		out = path;
+	if ((fp = fopen(out, "w")) == NULL) {
+		msg = msgf("%s: %s", out, strerror(errno));
+		free(tmp);
+		return msg;
+	}
+	markdown(fp, rp);
+	bad = fflush(fp) != 0 || ferror(fp);
+	if (fclose(fp) != 0 || bad) {
+		msg = msgf("write %s: %s", out, strerror(errno));
+		if (out == tmp)
+			unlink(tmp);
+	} else if (out == tmp && rename(tmp, path) != 0) {
+		msg = msgf("rename %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return msg;
+}

@@ -1,0 +1,96 @@
+# compare.mk: make compare, an implementation against its references (GNU make).
+#
+#	make compare              every case, one row each, into docs/perf.json
+#	make compare RESUME=1     only the rows the last run deferred, merged
+#	make compare-check        docs/perf-table.md is what docs/perf.json renders
+#	make compare-drafts       an issue draft per row slower than a reference
+#
+# A side is a name and a command that prints one JSON line of metrics; the
+# first of COMPARE_SIDES is the implementation, the others its references.
+# A project declares its own before including this file:
+#
+#	COMPARE_SIDES = mine theirs
+#	COMPARE_CASES = parse encode
+#	COMPARE_CMD_mine = build/bench
+#	COMPARE_CMD_theirs = build/bench-theirs
+#	COMPARE_PREREQ = build/bench build/bench-theirs
+#	include path/to/perfgate/mk/compare.mk
+#
+# Each side runs one case at a time (BENCH_CASES) and reports the SHA-256 of
+# its inputs (BENCH_SHA256=1, "<case>_input_sha256"), as bench.h and
+# bench/numpy_worker.py do. See perfdoc(1) and perfgate(7).
+
+COMPARE_SAVED_GOAL := $(.DEFAULT_GOAL)
+COMPARE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+COMPARE_BIN ?= $(or $(PERFGATE_BIN),$(COMPARE_MK_DIR)/../bin)
+
+COMPARE_DIR ?= build/compare
+COMPARE_DOC ?= docs/perf.json
+COMPARE_TABLE ?= docs/perf-table.md
+# Rounds of a row: 6 is a full Williams cycle of three sides.
+COMPARE_ROUNDS ?= 6
+COMPARE_RETRIES ?= 10
+COMPARE_WAIT ?= 60
+COMPARE_TIMEOUT ?= 120
+# The CPU every side is pinned to: the last one.
+COMPARE_CPU ?= $(shell echo $$(( $$(nproc) - 1 )))
+# The gate: CPU pressure (percent of 10 s stalled) where the kernel has it,
+# else the 1-minute load average.
+COMPARE_MAXPRESSURE ?= 30
+COMPARE_MAXLOAD ?= $(shell echo $$(( $$(nproc) + 1 )))
+RESUME ?= 0
+
+# The kata's sides: kata (KATA), plain (kata/plain.c) under the same
+# benchmark, and NumPy through bench/numpy_worker.py.
+ifeq ($(origin COMPARE_SIDES),undefined)
+COMPARE_SIDES = kata plain numpy
+COMPARE_CASES ?= matmul sum rmsnorm count_below
+KATA ?= kata/kernels.c
+CC ?= cc
+CFLAGS ?= -std=c11 -O2
+# The first Python that imports NumPy: Debian's python3-numpy is for /usr/bin/python3.
+COMPARE_PYTHON ?= $(firstword $(foreach p,python3 /usr/bin/python3,$(shell $(p) -c 'import numpy' >/dev/null 2>&1 && echo $(p))))
+COMPARE_CMD_kata = $(COMPARE_DIR)/kata/bench
+COMPARE_CMD_plain = $(COMPARE_DIR)/plain/bench
+COMPARE_CMD_numpy = $(COMPARE_PYTHON) bench/numpy_worker.py
+COMPARE_VERSION_kata = $(CC) --version
+COMPARE_VERSION_plain = $(CC) --version
+COMPARE_CFLAGS_kata = $(CFLAGS)
+COMPARE_CFLAGS_plain = $(CFLAGS)
+COMPARE_SOURCE_kata = $(KATA)
+COMPARE_SOURCE_plain = kata/plain.c
+COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) bench/numpy_worker.py --about
+COMPARE_PREREQ = compare-sides
+endif
+
+export COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES COMPARE_CASES \
+    COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
+    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME
+$(foreach s,$(COMPARE_SIDES),$(eval export COMPARE_CMD_$(s) COMPARE_VERSION_$(s) \
+    COMPARE_CFLAGS_$(s) COMPARE_SOURCE_$(s) COMPARE_ABOUT_$(s)))
+
+.PHONY: compare compare-check compare-drafts compare-sides
+
+COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
+
+compare: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
+	@sh $(COMPARE_MK_DIR)/compare.sh
+
+# The kata's two C sides, built every time: a build is a fraction of a
+# second, and a KATA or CC given on the command line must never meet a
+# binary built from another.
+compare-sides:
+	@mkdir -p $(COMPARE_DIR)/kata $(COMPARE_DIR)/plain
+	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
+	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/bench bench/bench.c kata/plain.c -lm
+
+compare-check: $(COMPARE_BIN)/perfdoc
+	$(COMPARE_BIN)/perfdoc -c $(COMPARE_TABLE) $(COMPARE_DOC)
+
+compare-drafts: $(COMPARE_BIN)/perfdoc
+	@rm -rf $(COMPARE_DIR)/drafts
+	$(COMPARE_BIN)/perfdoc -d $(COMPARE_DIR)/drafts $(COMPARE_DOC)
+	@ls $(COMPARE_DIR)/drafts 2>/dev/null | sed -n 's/\.title\.txt$$//p' | \
+	    while read -r c; do echo "draft: $(COMPARE_DIR)/drafts/$$c.md"; done
+
+.DEFAULT_GOAL := $(COMPARE_SAVED_GOAL)

@@ -1,0 +1,126 @@
+#!/bin/sh
+# compare.sh: the steps of make compare (mk/compare.mk), one row per case.
+# Each row is its own alternate run over every side (Williams order, one
+# pinned CPU, threads watched, load-gated), reduced by minjson, judged by
+# refjudge; perfdoc writes the document and its table. The shell only puts
+# the tools in order: it reads no record and writes none.
+#
+# Everything comes from the environment (compare.mk exports it):
+#	COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES
+#	COMPARE_CASES COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_CPU
+#	COMPARE_TIMEOUT COMPARE_MAXLOAD COMPARE_MAXPRESSURE RESUME
+# and for each side S: COMPARE_CMD_S (its command), and what describes it:
+# COMPARE_VERSION_S (a command whose first line is its version),
+# COMPARE_CFLAGS_S, COMPARE_SOURCE_S (a file, digested), COMPARE_ABOUT_S (a
+# command that prints a JSON object about it).
+set -u
+
+bin=$COMPARE_BIN dir=$COMPARE_DIR doc=$COMPARE_DOC
+
+say() {
+	echo "compare: $*" >&2
+}
+
+side_var() {
+	eval "printf '%s' \"\${COMPARE_${2}_$1-}\""
+}
+
+rm -rf "$dir/rows"
+mkdir -p "$dir/rows" "$(dirname "$doc")" || exit 2
+
+cases=$COMPARE_CASES resume=
+if [ "${RESUME:-0}" = 1 ]; then
+	[ -f "$doc" ] || { say "RESUME=1: no $doc to resume"; exit 2; }
+	cases=$("$bin/perfdoc" -q "$doc") || exit 2
+	if [ -z "$cases" ]; then
+		say "$doc has no deferred row: nothing to resume"
+		exit 0
+	fi
+	resume="-r $doc"
+fi
+
+# The load gate: CPU pressure where the kernel has it (or a test fakes it),
+# else the load average.
+if [ -n "${PERFGATE_PRESSURE-}" ] || [ -r /proc/pressure/cpu ]; then
+	gauge=pressure maxload=$COMPARE_MAXPRESSURE gate="-p -l $maxload"
+else
+	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
+fi
+
+# What describes the run and every side, for perfdoc.
+commit=$(git rev-parse HEAD 2>/dev/null) || commit=none
+dirty=$( { git diff HEAD -- . ":(exclude)$doc" ":(exclude)$COMPARE_TABLE" 2>/dev/null
+	git ls-files -o --exclude-standard 2>/dev/null; } | sha256sum | cut -c1-64)
+set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
+    -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
+    -n "rounds=$COMPARE_ROUNDS" -m "gauge=$gauge" -n "maxload=$maxload"
+list= alt=
+for s in $COMPARE_SIDES; do
+	list=${list:+$list,}$s
+	cmd=$(side_var "$s" CMD)
+	[ -n "$cmd" ] || { say "side $s: COMPARE_CMD_$s is empty"; exit 2; }
+	alt="$alt $s"
+	v=$(side_var "$s" VERSION)
+	if [ -n "$v" ]; then
+		v=$(sh -c "$v" 2>&1 | head -n 1)
+		set -- "$@" -A "$s:version=$v"
+	fi
+	v=$(side_var "$s" CFLAGS)
+	[ -n "$v" ] && set -- "$@" -A "$s:cflags=$v"
+	v=$(side_var "$s" SOURCE)
+	if [ -n "$v" ]; then
+		set -- "$@" -A "$s:source=$v" -A "$s:source_sha256=$(sha256sum < "$v" | cut -c1-64)"
+	fi
+	v=$(side_var "$s" ABOUT)
+	if [ -n "$v" ]; then
+		sh -c "$v" > "$dir/$s.about.json" || { say "side $s: $v failed"; exit 2; }
+		set -- "$@" -J "$s=$dir/$s.about.json"
+	fi
+done
+
+# A resume that could not be merged is refused before anything is measured.
+if [ -n "$resume" ]; then
+	# shellcheck disable=SC2086
+	"$bin/perfdoc" -o "$dir/resume-check.json" $resume -s "$list" -C "" "$@" || exit 2
+fi
+
+# run_row CASE: the case's rounds over every side into $dir/rows/CASE.jsonl.
+run_row() {
+	runs=$dir/rows/$1.jsonl c=$1
+	shift $#
+	for s in $COMPARE_SIDES; do
+		set -- "$@" "$s=$(side_var "$s" CMD)"
+	done
+	# shellcheck disable=SC2086
+	BENCH_CASES=$c BENCH_SHA256=1 "$bin/alternate" -ds -c "$COMPARE_CPU" -T 1 $gate \
+	    -L "$COMPARE_WAIT" -R "$COMPARE_RETRIES" -r "$COMPARE_ROUNDS" \
+	    -t "$COMPARE_TIMEOUT" -o "$runs" "$@"
+}
+
+stopped=0 rows=
+for c in $cases; do
+	[ $stopped = 1 ] && continue
+	runs=$dir/rows/$c.jsonl stats=
+	say "row $c: $COMPARE_ROUNDS rounds of $list"
+	if run_row "$c"; then
+		stats=$dir/rows/$c.stats
+		"$bin/minjson" -s q1,median,q3 -x round,slot,load,pressure,threads,discarded \
+		    "$runs" > "$stats" || exit 2
+	fi
+	"$bin/refjudge" -c "$c" -s "$list" "$runs" $stats > "$dir/rows/$c.row"
+	case $? in
+	0|1) ;;
+	3) stopped=1; say "the load gate stayed closed: the rows after $c are deferred" ;;
+	*) exit 2 ;;
+	esac
+	rows="$rows $dir/rows/$c.row"
+done
+
+# shellcheck disable=SC2086
+"$bin/perfdoc" -o "$doc" $resume -s "$list" -C "$cases" "$@" $rows || exit 2
+"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+deferred=$("$bin/perfdoc" -q "$doc") || exit 2
+if [ -n "$deferred" ]; then
+	say "partial: deferred $(echo $deferred | sed 's/ /, /g'); make compare RESUME=1 measures them again"
+fi
+say "wrote $doc and $COMPARE_TABLE"

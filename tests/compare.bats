@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# compare: make compare, RESUME=1, compare-check and compare-drafts, on a
+# fake project (tests/data/compare) and on the kata's own sides.
+
+load common
+
+C=$DATA/compare
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	export PERFGATE_PRESSURE=$BATS_TEST_TMPDIR/pressure
+	setpressure 1.00
+	unset RESUME KATA CC CFLAGS
+}
+
+setpressure() {
+	echo "some avg10=$1 avg60=0.00 avg300=0.00 total=1" >"$PERFGATE_PRESSURE.tmp"
+	mv "$PERFGATE_PRESSURE.tmp" "$PERFGATE_PRESSURE"
+}
+
+fake() {
+	make -s --no-print-directory -f "$C/Makefile" "$@"
+}
+
+@test "compare: one row per case, each judged against the reference" {
+	run -0 --separate-stderr fake compare
+	[ "$(jq -r '.status, .rows_valid, .rows_total' docs/perf.json | paste -sd ' ')" = "complete 3 3" ]
+	[ "$(jq -c '.rows[] | [.case, .valid, .references[0].ratio, .references[0].verdict, .fastest]' docs/perf.json | paste -sd ' ')" = \
+	    '["alpha",true,0.5,"faster","impl"] ["beta",true,0.5,"faster","impl"] ["gamma",true,0.5,"faster","impl"]' ]
+	# Each row its own Williams-ordered rounds, every side pinned and watched.
+	[ "$(jq -c '[.side, .round, .threads]' build/compare/rows/beta.jsonl | paste -sd ' ')" = \
+	    '["impl",1,1] ["ref",1,1] ["ref",2,1] ["impl",2,1]' ]
+	jq -e '.rows[0] | .gauge == "pressure" and .pressure == [1,1] and .retries == 0' docs/perf.json
+	jq -e '.sides.impl.version == "gcc 12" and .run.cpu == 0 and .run.gauge == "pressure"' docs/perf.json
+	[ "$(sed -n '/^| alpha/p' docs/perf-table.md)" = '| alpha | 100 (100–100) | 200 (200–200) | 0.5 faster | fastest |' ]
+	run -0 --separate-stderr fake compare-check
+}
+
+@test "compare: a gate that closes mid-run leaves a partial document; RESUME=1 completes it" {
+	# Call 6 (row beta, round 1) raises the pressure and keeps it up:
+	# beta's round ends above the gate with no retry left, gamma waits in
+	# vain, and delta is not tried.
+	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -0 --separate-stderr fake compare COMPARE_CASES='alpha beta gamma delta'
+	[[ $stderr == *"partial: deferred beta, gamma, delta; make compare RESUME=1 measures them again"* ]]
+	[ "$(jq -r '.status, .rows_valid, .rows_total' docs/perf.json | paste -sd ' ')" = "partial 1 4" ]
+	[ "$(jq -c '.rows[] | [.case, .valid, .deferred]' docs/perf.json | paste -sd ' ')" = \
+	    '["alpha",true,null] ["beta",false,"retries"] ["gamma",false,"wait"] ["delta",false,"stopped"]' ]
+	grep -qx 'partial: 1 of 4 rows valid' docs/perf-table.md
+	[ "$(sed -n '/^| beta/p' docs/perf-table.md)" = '| beta | deferred: round 1: the load gate stayed closed: CPU pressure 90 at or above 30 after the round, and all 0 retries are used | | | |' ]
+	alpha=$(jq -c '.rows[0]' docs/perf.json)
+	# The machine is quiet again: only the deferred rows run, and merge.
+	setpressure 2.00
+	rm -f calls
+	RESUME=1 run -0 --separate-stderr fake compare COMPARE_CASES='alpha beta gamma delta'
+	[ "$(cat calls)" -eq 12 ]
+	[ "$(jq -r '.status, .rows_valid' docs/perf.json | paste -sd ' ')" = "complete 4" ]
+	[ "$(jq -c '.rows[0]' docs/perf.json)" = "$alpha" ]
+	[ "$(jq -c '.rows[] | .case' docs/perf.json | paste -sd ' ')" = '"alpha" "beta" "gamma" "delta"' ]
+	run -1 grep -q partial docs/perf-table.md
+	# Nothing deferred: nothing to do.
+	RESUME=1 run -0 --separate-stderr fake compare COMPARE_CASES='alpha beta gamma delta'
+	[[ $stderr == *"has no deferred row: nothing to resume"* ]]
+}
+
+@test "compare: a gate closed from the start measures nothing and writes nothing" {
+	setpressure 50.00
+	run -2 --separate-stderr fake compare
+	[[ $stderr == *"perfdoc: no row was measured: docs/perf.json not written"* ]]
+	[ ! -e docs/perf.json ]
+	[ ! -e docs/perf-table.md ]
+}
+
+@test "compare: RESUME=1 on another compiler is refused, naming the field and both values" {
+	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -0 --separate-stderr fake compare
+	cp docs/perf.json before.json
+	setpressure 1.00
+	rm -f calls
+	RESUME=1 run -2 --separate-stderr fake compare FAKE_CC=tcc
+	[[ $stderr == *'perfdoc: resume refused: sides.impl.version differs: was "gcc 12", now "tcc"'* ]]
+	[ ! -e calls ]
+	cmp docs/perf.json before.json
+	# Another gate is refused too.
+	RESUME=1 run -2 --separate-stderr fake compare COMPARE_MAXPRESSURE=50
+	[[ $stderr == *'perfdoc: resume refused: run.maxload differs: was 30, now 50'* ]]
+}
+
+@test "compare: a side that starts a thread is refused, naming it" {
+	FAKE_THREAD=ref run -2 --separate-stderr fake compare
+	[[ $stderr == *"alternate: side ref, round 1: ran with 2 threads, more than the 1 asked for"* ]]
+	[[ $stderr == *"refjudge: row alpha: side ref, round 1: ran with 2 threads, more than the 1 asked for"* ]]
+	[ ! -e docs/perf.json ]
+}
+
+@test "compare: a side whose inputs differ by one byte is refused, naming both digests" {
+	a=$(printf 'input:alpha:0' | sha256sum | cut -c1-64)
+	b=$(printf 'input:alpha:1' | sha256sum | cut -c1-64)
+	FAKE_BYTE=ref run -2 --separate-stderr fake compare
+	[[ $stderr == *"refjudge: row alpha: the inputs differ: side impl timed sha256 $a, side ref sha256 $b"* ]]
+	[ ! -e docs/perf.json ]
+}
+
+@test "compare: a hand-edited table fails compare-check, naming the first differing line" {
+	run -0 --separate-stderr fake compare
+	sed -i 's/| 0.5 faster |/| 0.4 faster |/' docs/perf-table.md
+	line=$(grep -n '0.4 faster' docs/perf-table.md | head -1 | cut -d: -f1)
+	run -2 --separate-stderr fake compare-check
+	[ "${stderr_lines[0]}" = "perfdoc: docs/perf-table.md:$line: not what docs/perf.json generates (make compare-table writes it)" ]
+	[ "${stderr_lines[1]}" = "  expected: | alpha | 100 (100–100) | 200 (200–200) | 0.5 faster | fastest |" ]
+	[ "${stderr_lines[2]}" = "  found:    | alpha | 100 (100–100) | 200 (200–200) | 0.4 faster | fastest |" ]
+}
+
+@test "compare: compare-drafts drafts the slower rows only, and files nothing" {
+	FAKE_SLOW=impl run -0 --separate-stderr fake compare
+	run -0 --separate-stderr fake compare-drafts
+	[ "$(ls build/compare/drafts | paste -sd ' ')" = "alpha.md alpha.title.txt beta.md beta.title.txt gamma.md gamma.title.txt" ]
+	[ "$(cat build/compare/drafts/alpha.title.txt)" = "perf: alpha is 2x slower than ref on one core" ]
+	grep -qF '| alpha | 400 (400–400) | 200 (200–200) | 2 slower | 2x slower than ref |' build/compare/drafts/alpha.md
+	grep -qF -- '- ref: ratio 2 (slower); version ref 1.0' build/compare/drafts/alpha.md
+	grep -qF 'The pressure after each round: [1,1]' build/compare/drafts/alpha.md
+	grep -q '^Run: commit none' build/compare/drafts/alpha.md
+	# A faster implementation drafts nothing.
+	run -0 --separate-stderr fake compare
+	run -0 --separate-stderr fake compare-drafts
+	[ -z "$(ls build/compare/drafts)" ]
+}
+
+@test "compare: the kata's benchmark and the NumPy worker time the same input bytes" {
+	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "no NumPy"
+	mkdir -p b
+	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/bench "$TOP/bench/bench.c" "$TOP/kata/kernels.c" -lm
+	for c in matmul sum rmsnorm count_below; do
+		want=$(BENCH_CASES=$c BENCH_SHA256=1 BENCH_REPS=1 BENCH_MIN_S=0.0001 b/bench | jq -r ".${c}_input_sha256")
+		got=$(BENCH_CASES=$c BENCH_SHA256=1 BENCH_REPS=1 BENCH_MIN_S=0.0001 /usr/bin/python3 "$TOP/bench/numpy_worker.py" | jq -r ".${c}_input_sha256")
+		[ "${#want}" -eq 64 ]
+		[ "$want" = "$got" ]
+	done
+	# One case only, by case or metric name; an unknown one is refused.
+	[ "$(BENCH_CASES=sum_ns BENCH_REPS=1 b/bench | jq -c keys)" = '["sum_ns"]' ]
+	[ "$(BENCH_CASES=sum BENCH_REPS=1 /usr/bin/python3 "$TOP/bench/numpy_worker.py" | jq -c keys)" = '["sum_ns"]' ]
+	BENCH_CASES=nope run -2 --separate-stderr b/bench
+	[ "$stderr" = "bench: BENCH_CASES=nope: no case 'nope'" ]
+	BENCH_CASES=nope run -2 --separate-stderr /usr/bin/python3 "$TOP/bench/numpy_worker.py"
+	[ "$stderr" = "numpy_worker: BENCH_CASES=nope: no case 'nope'" ]
+	# What NumPy ran with, never changed.
+	OPENBLAS_CORETYPE=Haswell run -0 --separate-stderr /usr/bin/python3 "$TOP/bench/numpy_worker.py" --about
+	echo "$output" | jq -e '.openblas_coretype == "Haswell" and (.numpy | length > 0) and has("openblas_corename")'
+}
+
+@test "compare: the committed table is what the committed document generates" {
+	run -0 --separate-stderr perfdoc -c "$TOP/docs/perf-table.md" "$TOP/docs/perf.json"
+}
