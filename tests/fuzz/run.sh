@@ -11,7 +11,8 @@
 # builds it with clang -fsanitize=fuzzer,address,undefined (libFuzzer, from
 # Debian's libclang-rt-14-dev, which clang pulls in), or with FUZZ_ENGINE=afl
 # with afl-clang-fast (AFL++); FUZZ_RUNS=N runs N executions a target instead
-# of FUZZ_S seconds (libFuzzer). The committed seeds are tests/fuzz/corpus/NAME
+# of FUZZ_S seconds (libFuzzer); FUZZ_SAN=undefined leaves AddressSanitizer
+# out, for speed. The committed seeds are tests/fuzz/corpus/NAME
 # (minimized) and tests/fuzz/badinput/NAME (the bats tests' bad inputs, kept
 # whole); what a run adds stays in build/fuzz/corpus/NAME. A crash is copied to
 # tests/fuzz/crashes/NAME/, where the replay test runs it from then on.
@@ -23,9 +24,9 @@ out=build/fuzz
 secs=${FUZZ_S:-10}
 runs=${FUZZ_RUNS:-}
 engine=${FUZZ_ENGINE:-libfuzzer}
-san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
+san="-fsanitize=${FUZZ_SAN:-address,undefined} -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
 flags="-std=c11 -D_GNU_SOURCE -Ibin -Ibench -Itests/fuzz"
-lib=$(ls bin/*.c | grep -Ev '/(bestof|alternate|minjson|cmpbudget)\.c$')
+lib=$(grep -L '^main(' bin/*.c)
 mode=fuzz
 case ${1:-} in
 -r) mode=replay; shift ;;

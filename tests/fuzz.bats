@@ -1,0 +1,54 @@
+#!/usr/bin/env bats
+# fuzz: every committed fuzz input through every fuzz target, without a
+# fuzzer: the bad inputs of the bats tests (tests/fuzz/badinput), the
+# minimized corpora (tests/fuzz/corpus) and every crash a fuzzer found
+# (tests/fuzz/crashes). Each target is built with gcc under
+# AddressSanitizer and UndefinedBehaviorSanitizer, and checks more than
+# "no crash" (see the head of each tests/fuzz/TARGET.c). Fuzzing itself is
+# make fuzz (tests/fuzz/run.sh).
+
+load common
+
+replay() {
+	cd "$TOP"
+	run -0 --separate-stderr sh tests/fuzz/run.sh -r "$1"
+	[[ "$output" == "fuzz: $1: "*" inputs" ]]
+}
+
+@test "fuzz: jsonl (jparse, jparse_like, strtod, jescape round trip) passes every committed input" {
+	replay jsonl
+}
+
+@test "fuzz: number (jparse's numbers, fmt_double) passes every committed input" {
+	replay number
+}
+
+@test "fuzz: jreader passes every committed input" {
+	replay jreader
+}
+
+@test "fuzz: jmetrics passes every committed input" {
+	replay jmetrics
+}
+
+@test "fuzz: budget (budget_load, written again and read again) passes every committed input" {
+	replay budget
+}
+
+@test "fuzz: benchenv (bench.h's environment) passes every committed input" {
+	replay benchenv
+}
+
+# An input in tests/fuzz/open/TARGET/ crashes TARGET through a bug not yet
+# fixed (tests/README.md says where). Once it passes, it is a regression
+# input: move it to tests/fuzz/crashes/TARGET/.
+@test "fuzz: the open bugs' inputs still fail (move one to tests/fuzz/crashes once fixed)" {
+	cd "$TOP"
+	for f in tests/fuzz/open/*/*; do
+		[ -e "$f" ] || continue
+		t=$(basename "$(dirname "$f")")
+		run -0 sh tests/fuzz/run.sh -r "$t"
+		run ! build/fuzz/replay/"$t" "$f"
+		[ "$status" -ne 0 ] || { echo "$f passes now: git mv it to tests/fuzz/crashes/$t/"; false; }
+	done
+}
