@@ -91,12 +91,18 @@ JMETRICS = [
 ]
 
 # bench.h's environment: first byte, which variables are set (1 BENCH_REPS,
-# 2 BENCH_MIN_S, 4 BENCH_MAX_S, 8 BENCH_VERBOSE, 16 BENCH_CLOCK); then values.
+# 2 BENCH_MIN_S, 4 BENCH_MAX_S, 8 BENCH_VERBOSE, 16 BENCH_CLOCK, 32
+# BENCH_CASES); then values, then metric names.
 BENCHENV = [
     (1, b"abc"), (1, b"0"), (1, b"-3"), (1, b"1.5"), (1, b""), (1, b"1e7"), (2, b"x"), (2, b"0"),
     (2, b"-1"), (2, b"nan"), (2, b"inf"), (2, b"0.1s"), (4, b"0"), (16, b"tsc"), (8, b"2"),
     (6, b"0.1\n0.01"), (3, b"1\n0.001"), (16, b"wall"), (27, b"3\n0.002\n1\ncpu"),
     (15, b"50\n0.000001\n0.000001\n1"), (7, b"1000000\n0.001\n0.01"),
+    # BENCH_CASES (32), then the metrics: tests/compare.bats, the kata's metrics.
+    (32, b"sum_ns\nsum_ns\nmatmul_ns\nsearch_ns\nsort_ns"),
+    (32, b"sum\nsum_ns\nmatmul_ns"), (32, b"nope\nsum_ns\nmatmul_ns"),
+    (32, b"sum,matmul\nsum_ns\nmatmul_ns\nsort_ns"), (32, b",sum\nsum_ns"), (32, b"sum,\nsum_ns"),
+    (32, b"\nsum_ns"), (35, b"1\n0.0001\nsum\nsum_ns\nsum_input_sha256"),
 ]
 
 # Number lexemes (tests/*.bats), and doubles as 8 bytes plus a precision byte.

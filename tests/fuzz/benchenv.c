@@ -1,13 +1,16 @@
 /*
- * Fuzz target: bench.h's environment (bench_init). The first byte says
- * which variables are set; the lines after it are their values, in the
- * order BENCH_REPS, BENCH_MIN_S, BENCH_MAX_S, BENCH_VERBOSE, BENCH_CLOCK.
+ * Fuzz target: bench.h's environment (bench_init, bench_selected). The
+ * first byte says which variables are set; the lines after it are their
+ * values, in the order BENCH_REPS, BENCH_MIN_S, BENCH_MAX_S, BENCH_VERBOSE,
+ * BENCH_CLOCK, BENCH_CASES; the lines after those are metric names.
  * bench_init either returns with every setting in its documented range
  * (and a number given read as strtod reads it, defaults otherwise), or
  * says one line, "bench: VAR=value: why", about the first variable that
- * is wrong by the rule computed here apart, and exits 2. Its exit is
- * caught by a longjmp and its stderr by a memory stream, so one process
- * runs every input.
+ * is wrong by the rule computed here apart, and exits 2. bench_selected
+ * selects a metric exactly when the list names it or its case (the name
+ * up to its last '_'), and the check before timing exits 2 exactly when a
+ * name of the list matches no metric. Exits are caught by a longjmp and
+ * stderr by a memory stream, so one process runs every input.
  */
 #include <errno.h>
 #include <math.h>
@@ -33,7 +36,7 @@ fuzz_exit(int code)
 #undef exit
 
 static const char *const var[] = {
-	"BENCH_REPS", "BENCH_MIN_S", "BENCH_MAX_S", "BENCH_VERBOSE", "BENCH_CLOCK"
+	"BENCH_REPS", "BENCH_MIN_S", "BENCH_MAX_S", "BENCH_VERBOSE", "BENCH_CLOCK", "BENCH_CASES"
 };
 
 static const struct {
@@ -65,13 +68,79 @@ why(int i, const char *s, double *v)
 	return NULL;
 }
 
+/* Does list element e[0..n) name metric name or its case? */
+static int
+names(const char *e, size_t n, const char *name)
+{
+	const char *us = strrchr(name, '_');
+	size_t caselen = us != NULL && us != name ? (size_t)(us - name) : strlen(name);
+
+	return (n == strlen(name) && memcmp(e, name, n) == 0) || (n == caselen && memcmp(e, name, n) == 0);
+}
+
+/*
+ * BENCH_CASES=list (NULL: unset) against metrics name[0..n). The elements
+ * are split at ',' as bench.h splits them: a last empty element ("a,") is
+ * no element, and only the first 64 are checked (a bit mask each); both
+ * reported in tests/README.md, not checked here.
+ */
+static void
+check_cases(const char *list, char **name, int n)
+{
+	static char msgbuf[4096];
+	struct bench_cases_ *c = bench_cases_();
+	const char *p, *end;
+	int i, k, want, stopped, bad = 0;
+	FILE *saved, *fp;
+	size_t len;
+
+	memset(c, 0, sizeof *c);
+	if (list != NULL)
+		setenv("BENCH_CASES", list, 1);
+	else
+		unsetenv("BENCH_CASES");
+	for (i = 0; i < n; i++) {
+		want = list == NULL;
+		for (p = list; p != NULL && *p != '\0'; p = *end == ',' ? end + 1 : end) {
+			end = p + strcspn(p, ",");
+			want |= names(p, (size_t)(end - p), name[i]);
+		}
+		FUZZ_CHECK(bench_selected(name[i]) == want, "BENCH_CASES=%s: %s selected %d", list, name[i], !want);
+	}
+	for (p = list, k = 0; p != NULL && *p != '\0' && !bad; p = *end == ',' ? end + 1 : end, k++) {
+		end = p + strcspn(p, ",");
+		/* Empty, or (among the first 64) naming no metric. */
+		bad = end == p || k < 64;
+		for (i = 0; i < n && bad && end > p; i++)
+			if (names(p, (size_t)(end - p), name[i]))
+				bad = 0;
+	}
+	saved = stderr;
+	FUZZ_CHECK((fp = fmemopen(msgbuf, sizeof msgbuf, "w")) != NULL, "fmemopen");
+	stderr = fp;
+	exitcode = -1;
+	if (setjmp(died) == 0)
+		bench_cases_check_();
+	stderr = saved;
+	len = (size_t)ftell(fp);
+	fclose(fp);
+	msgbuf[len < sizeof msgbuf ? len : sizeof msgbuf - 1] = '\0';
+	stopped = exitcode == 2;
+	FUZZ_CHECK(stopped == bad, "BENCH_CASES=%s: %s", list, stopped ? msgbuf : "accepted");
+	if (stopped)
+		FUZZ_CHECK(strncmp(msgbuf, "bench: BENCH_CASES=", 19) == 0 && strstr(msgbuf, ": no case '") != NULL &&
+		    strchr(msgbuf, '\n') == msgbuf + len - 1, "said %s", msgbuf);
+	unsetenv("BENCH_CASES");
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char msgbuf[4096];
 	struct bench_state_ *st = bench_state_();
-	char *val[5] = { NULL }, *text, *p, *nl, expect[4200];
-	double num[5] = { 0 };
+	char *val[6] = { NULL }, *text, *p, *nl, expect[4200], *name[16];
+	double num[6] = { 0 };
+	int nname = 0;
 	const char *bad = NULL;
 	FILE *saved, *fp;
 	int i, bad_i = -1, set;
@@ -97,6 +166,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (bad == NULL && (bad = why(i, val[i], &num[i])) != NULL)
 			bad_i = i;
 	}
+	/* BENCH_CASES, then the metrics: names of letters, digits and '_', as bench_add takes. */
+	if (set >> 5 & 1) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl = '\0';
+		val[5] = p;
+		p = nl != NULL ? nl + 1 : p + strlen(p);
+	}
+	while (*p != '\0' && nname < 16) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl = '\0';
+		if (*p != '\0' && strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(p))
+			name[nname++] = p;
+		p = nl != NULL ? nl + 1 : p + strlen(p);
+	}
+	check_cases(val[5], name, nname);
 	memset(st, 0, sizeof *st);
 	saved = stderr;
 	FUZZ_CHECK((fp = fmemopen(msgbuf, sizeof msgbuf, "w")) != NULL, "fmemopen");
@@ -131,7 +215,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(exitcode == 2, "%s=%s is %s, yet bench_init returned", var[bad_i], val[bad_i], bad);
 	FUZZ_CHECK(strcmp(msgbuf, expect) == 0 || len >= sizeof msgbuf - 1, "said %s, want %s", msgbuf, expect);
 out:
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		unsetenv(var[i]);
 	free(text);
 	return 0;
