@@ -99,6 +99,25 @@ nlines() {
 	[ "$stderr" = 'bestof: run 1: last stdout line is not a JSON object: duplicate key "a"' ]
 }
 
+@test "alternate: two -a keys that are written alike are refused, not written twice" {
+	run --separate-stderr alternate -r 1 -a $'a:k\xff=1' -a $'a:k\xfe=2' a='echo {\"t\":1}'
+	if [ "$status" -eq 0 ] && [[ $output == *'"k\ufffd":"1","k\ufffd":"2"'* ]]; then
+		skip "open bug (tests/README.md): -a keys are compared before they are escaped"
+	fi
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "alternate: -a a:k"* ]]
+}
+
+@test "alternate: a metric written like a key of -a clashes with it" {
+	run --separate-stderr alternate -r 1 -a 'a:x"y=1' a="echo '{\"x\\\"y\":1}'"
+	if [ "$status" -eq 0 ] && [[ $output == *'"x\"y":"1"'*'"x\"y":1'* ]]; then
+		skip "open bug (tests/README.md): a metric's key, as written, is compared with -a's unescaped"
+	fi
+	[ "$status" -eq 2 ]
+	[ "$stderr" = 'alternate: side a, round 1: metric "x\"y" clashes with a member given by -a' ]
+}
+
 @test "perfdoc: a write error on stdout is exit 2" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run -2 --separate-stderr sh -c 'perfdoc -t "$1" >/dev/full' sh "$TOP/docs/perf.json"

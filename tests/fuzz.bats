@@ -42,8 +42,12 @@ replay() {
 	replay budget
 }
 
-@test "fuzz: benchenv (bench.h's environment) passes every committed input" {
+@test "fuzz: benchenv (bench.h's environment, BENCH_CASES) passes every committed input" {
 	replay benchenv
+}
+
+@test "fuzz: side (alternate's name=command and -a name:key=value) passes every committed input" {
+	replay side 'is duplicate key'
 }
 
 # An input in tests/fuzz/open/TARGET/ crashes TARGET through a bug not yet

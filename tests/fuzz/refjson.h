@@ -28,16 +28,16 @@ struct refparse {
 	size_t n, cap;
 };
 
-static int ref_value(struct refparse *r, int depth, int *kind);
+static inline int ref_value(struct refparse *r, int depth, int *kind);
 
-static void
+static inline void
 ref_ws(struct refparse *r)
 {
 	while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
 		r->p++;
 }
 
-static long
+static inline long
 ref_hex4(const char *p, const char *end)
 {
 	long v = 0;
@@ -61,7 +61,7 @@ ref_hex4(const char *p, const char *end)
 }
 
 /* A string whose opening quote is at r->p; 0 and r->p past the closing quote, or -1. */
-static int
+static inline int
 ref_string(struct refparse *r)
 {
 	const unsigned char *p;
@@ -143,7 +143,7 @@ ref_string(struct refparse *r)
  * strtod. A valid number is never followed by one of these characters in
  * valid JSON, so the longest run decides as the grammar would.
  */
-static int
+static inline int
 ref_number(struct refparse *r)
 {
 	const char *s = r->p;
@@ -157,7 +157,7 @@ ref_number(struct refparse *r)
 	return v - v == 0 ? 0 : -1;
 }
 
-static int
+static inline int
 ref_word(struct refparse *r, const char *w)
 {
 	size_t n = strlen(w);
@@ -169,7 +169,7 @@ ref_word(struct refparse *r, const char *w)
 }
 
 /* Members or elements of a nested value, its opening bracket at r->p. */
-static int
+static inline int
 ref_nested(struct refparse *r, int depth)
 {
 	char close = *r->p == '{' ? '}' : ']';
@@ -210,7 +210,7 @@ ref_nested(struct refparse *r, int depth)
 }
 
 /* A value at r->p (blanks skipped), at depth if it is nested. */
-static int
+static inline int
 ref_value(struct refparse *r, int depth, int *kind)
 {
 	if (r->p == r->end)
@@ -238,7 +238,7 @@ ref_value(struct refparse *r, int depth, int *kind)
 }
 
 /* Parse line[0..len); 0 with r->f[0..n) the top-level members, or -1. */
-static int
+static inline int
 ref_parse(struct refparse *r, const char *line, size_t len)
 {
 	struct reffield *f;
@@ -310,7 +310,7 @@ ref_parse(struct refparse *r, const char *line, size_t len)
  * decoded, surrogate pairs joined into UTF-8; into out (len bytes are
  * always enough). Returns the length.
  */
-static size_t
+static inline size_t
 ref_decode(const char *s, size_t len, char *out)
 {
 	const char *p = s, *end = s + len;

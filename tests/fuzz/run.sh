@@ -47,6 +47,20 @@ maxlen() {
 	esac
 }
 
+# What a target's head comment asks for: " * LDFLAGS: ..." for the link;
+# " * LEAKS: why" when a refusal that jumps out of the code under test
+# loses memory the real program frees by exiting, so leaks are not checked.
+ldflags() {
+	sed -n 's/^ \* LDFLAGS: //p' "tests/fuzz/$1.c"
+}
+asanopts() {
+	if grep -q '^ \* LEAKS: ' "tests/fuzz/$1.c"; then
+		echo "$ASAN_OPTIONS" | sed 's/detect_leaks=1/detect_leaks=0/; /detect_leaks/!s/$/:detect_leaks=0/'
+	else
+		echo "$ASAN_OPTIONS"
+	fi
+}
+
 if [ $mode = replay ]; then
 	# Every committed input, whichever target it was found by, through every target.
 	mkdir -p "$out/replay"
@@ -56,8 +70,9 @@ if [ $mode = replay ]; then
 		[ -d "$d" ] && dirs="$dirs $d"
 	done
 	for t in $targets; do
-		${CC:-cc} $flags $san -o "$out/replay/$t" tests/fuzz/driver.c "tests/fuzz/$t.c" $lib -lm || exit 2
-		"$out/replay/$t" -v $dirs 2>"$out/replay/$t.log" ||
+		${CC:-cc} $flags $san -o "$out/replay/$t" tests/fuzz/driver.c "tests/fuzz/$t.c" $lib -lm \
+		    $(ldflags "$t") || exit 2
+		ASAN_OPTIONS=$(asanopts "$t") "$out/replay/$t" -v $dirs 2>"$out/replay/$t.log" ||
 		    { tail -n 40 "$out/replay/$t.log" >&2; status=1; }
 		tail -n 1 "$out/replay/$t.log" | sed "s/^driver:/fuzz: $t:/"
 	done
@@ -78,7 +93,7 @@ build() {	# build TARGET -> $out/bin/TARGET
 			objs="$objs $o"
 		done
 	fi
-	$fcc $flags $san -fsanitize=fuzzer -o "$out/bin/$1" "tests/fuzz/$1.c" $objs -lm
+	$fcc $flags $san -fsanitize=fuzzer -o "$out/bin/$1" "tests/fuzz/$1.c" $objs -lm $(ldflags "$1")
 }
 
 if [ $mode = merge ]; then
@@ -86,7 +101,7 @@ if [ $mode = merge ]; then
 		build "$t" || exit 2
 		rm -rf "$out/merged"
 		mkdir -p "$out/merged" "$out/corpus/$t" "tests/fuzz/corpus/$t"
-		"$out/bin/$t" -merge=1 -max_len="$(maxlen "$t")" "$out/merged" \
+		ASAN_OPTIONS=$(asanopts "$t") "$out/bin/$t" -merge=1 -max_len="$(maxlen "$t")" "$out/merged" \
 		    "tests/fuzz/corpus/$t" "$out/corpus/$t" >"$out/$t.merge.log" 2>&1 || { tail "$out/$t.merge.log" >&2; exit 2; }
 		rm -f "tests/fuzz/corpus/$t"/*
 		cp "$out/merged"/* "tests/fuzz/corpus/$t/"
@@ -135,12 +150,13 @@ for t in $targets; do
 		cp "$out/afl/$t/default/queue"/id* "$out/corpus/$t/" 2>/dev/null
 	else
 		if [ -n "$runs" ]; then limit="-runs=$runs"; else limit="-max_total_time=$secs"; fi
-		"$out/bin/$t" $limit -max_len="$(maxlen "$t")" -timeout=10 -rss_limit_mb=2048 \
+		ASAN_OPTIONS=$(asanopts "$t") "$out/bin/$t" $limit -max_len="$(maxlen "$t")" -timeout=10 -rss_limit_mb=2048 \
 		    -print_final_stats=1 -artifact_prefix="$out/crashes/$t/" \
 		    "$out/corpus/$t" "tests/fuzz/corpus/$t" "tests/fuzz/badinput/$t" >"$log" 2>&1
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 		# A crash ends the run before the final statistics: take the last status line.
-		[ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -n 1 | tr -d '#')
+		[ -n "$execs" ] || execs=$(grep -E '^#[0-9]+[[:space:]]+[A-Z]' "$log" | tail -n 1 | sed 's/^#\([0-9]*\).*/\1/')
+		[ -n "$execs" ] || execs=0
 		cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | sed 's/cov: //')
 		corp=$(grep -o 'corp: [0-9]*' "$log" | tail -n 1 | sed 's/corp: //')
 		[ -n "$execs" ] || { tail -n 30 "$log" >&2; echo "fuzz: $t did not run (see $log)" >&2; exit 2; }
