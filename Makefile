@@ -100,6 +100,7 @@ install: all
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
 	cp -f mk/gate.mk mk/gate.sh $(DESTDIR)$(DATADIR)/
+	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
 	cp -f bench/bench.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/

@@ -124,6 +124,9 @@ progress(const char *fmt, ...)
 static void
 radd(const char *s, size_t n)
 {
+	/* A side without -a members adds nothing, from a NULL pointer. */
+	if (n == 0)
+		return;
 	if (rlen + n > rcap) {
 		rcap = (rlen + n) * 2 + 256;
 		rbuf = xrealloc(rbuf, rcap);

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "budget.h"
 #include "sha256.h"
 #include "utf8.h"
+#include "msg.h"
 #include "util.h"
 
 /* Every key of the file, to catch a key or a section given twice. */
@@ -33,23 +33,6 @@ struct reader {
 	size_t nseen, capseen;
 	char why[256];
 };
-
-static char *
-msgf(const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	msg = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return msg;
-}
 
 static int
 isbare(int c)

@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "counts.h"
 #include "jsonl.h"
 #include "judge.h"
+#include "msg.h"
 #include "report.h"
 #include "rounds.h"
 #include "stats.h"
@@ -56,7 +58,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key]"
+	fprintf(stderr, "usage: %s [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key]"
 	    " [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
 	exit(2);
 }
@@ -73,17 +75,10 @@ static void
 fail(const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	failmsg(vmsgf(fmt, ap));
 	va_end(ap);
-	msg = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	failmsg(msg);
 }
 
 /* Is the string f's value, as written, s? (jfield_is compares its key.) */
@@ -309,16 +304,16 @@ putstr(const char *s)
 	putchar('"');
 }
 
-/* The metrics whose verdict is v, as a JSON array. */
+/* The metrics whose verdict is v (and that are layout suspects, if suspect), as a JSON array. */
 static void
-putlist(const struct result *res, size_t nres, enum verdict v)
+putlist(const struct result *res, size_t nres, enum verdict v, int suspect)
 {
 	size_t i;
 	int first = 1;
 
 	putchar('[');
 	for (i = 0; i < nres; i++)
-		if (res[i].verdict == v) {
+		if (res[i].verdict == v && (!suspect || res[i].suspect)) {
 			if (!first)
 				putchar(',');
 			putstr(res[i].e->name);
@@ -341,7 +336,7 @@ putident(const struct rounds *rs, enum side s)
 
 static void
 records(const struct result *res, size_t nres, double conf, const struct rounds *rs,
-    const char *bfile)
+    int counts, const char *bfile)
 {
 	size_t i;
 	int nreg = 0;
@@ -385,14 +380,14 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 	fputs("{\"verdict\":", stdout);
 	putstr(nerrs ? "error" : nreg ? "regressed" : "ok");
 	fputs(",\"regressed\":", stdout);
-	putlist(res, nres, V_REGRESSED);
+	putlist(res, nres, V_REGRESSED, 0);
 	printf(",\"metrics\":%zu", budget.n);
 	if (nerrs) {
 		fputs(",\"error\":", stdout);
 		putstr(errs[0]);
 	}
 	fputs(",\"improved\":", stdout);
-	putlist(res, nres, V_IMPROVED);
+	putlist(res, nres, V_IMPROVED, 0);
 	fputs(",\"unbudgeted\":[", stdout);
 	for (i = 0; i < nunbudgeted; i++) {
 		if (i)
@@ -400,6 +395,10 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 		putstr(unbudgeted[i]);
 	}
 	putchar(']');
+	if (counts) {
+		fputs(",\"layout_suspect\":", stdout);
+		putlist(res, nres, V_REGRESSED, 1);
+	}
 	if (rs != NULL) {
 		putident(rs, SIDE_BASE);
 		putident(rs, SIDE_HEAD);
@@ -414,7 +413,7 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 
 /* -S side=stat: judge one side by another statistic. */
 static int
-sidestat(const char *arg, const char *stat[NSIDE])
+parse_sidestat(const char *arg, const char *stat[NSIDE])
 {
 	int s;
 	size_t n;
@@ -432,12 +431,13 @@ sidestat(const char *arg, const char *stat[NSIDE])
 int
 main(int argc, char *argv[])
 {
-	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *why;
-	const char *stat = "min", *sidestat_[NSIDE] = { NULL, NULL };
+	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *ifile = NULL, *why;
+	const char *stat = "min", *sidestat[NSIDE] = { NULL, NULL };
 	struct result *res = NULL;
 	static struct rounds rs;
+	static struct counts cnt;
 	struct report rp;
-	double conf = 0.95, floor = -1;
+	double conf = 0.95, noise = -1;
 	size_t i, nres = 0;
 	long n, nrec = 0;
 	int c, s, ok, status, check = 0, strict = 0, haverounds = 0;
@@ -445,7 +445,7 @@ main(int argc, char *argv[])
 
 	setargv0(argv[0]);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:c:f:H:k:m:nr:S:s:u")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:f:H:i:k:m:nr:S:s:u")) != -1) {
 		switch (c) {
 		case 'B':
 			sidename[SIDE_BASE] = optarg;
@@ -458,11 +458,14 @@ main(int argc, char *argv[])
 				die("-c %s: the confidence must be above 0 and below 1", optarg);
 			break;
 		case 'f':
-			if ((why = parse_double(optarg, 0, 1e6, &floor)) != NULL)
+			if ((why = parse_double(optarg, 0, 1e6, &noise)) != NULL)
 				die("-f %s: %s", optarg, why);
 			break;
 		case 'H':
 			sidename[SIDE_HEAD] = optarg;
+			break;
+		case 'i':
+			ifile = optarg;
 			break;
 		case 'k':
 			key = optarg;
@@ -477,7 +480,7 @@ main(int argc, char *argv[])
 			rfile = optarg;
 			break;
 		case 'S':
-			if (sidestat(optarg, sidestat_) < 0) {
+			if (parse_sidestat(optarg, sidestat) < 0) {
 				warnmsg("-S %s: expected base=stat or head=stat", optarg);
 				usage();
 			}
@@ -496,14 +499,15 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (*key == '\0' || *sidename[SIDE_BASE] == '\0' || *sidename[SIDE_HEAD] == '\0' || *stat == '\0' ||
-	    (mdfile != NULL && *mdfile == '\0') || (rfile != NULL && *rfile == '\0')) {
-		warnmsg("-B, -H, -k, -m, -r and -s take a non-empty argument");
+	    (mdfile != NULL && *mdfile == '\0') || (rfile != NULL && *rfile == '\0') ||
+	    (ifile != NULL && *ifile == '\0')) {
+		warnmsg("-B, -H, -i, -k, -m, -r and -s take a non-empty argument");
 		usage();
 	}
 	if (strcmp(sidename[SIDE_BASE], sidename[SIDE_HEAD]) == 0)
 		die("-B and -H name the same side \"%s\"", sidename[SIDE_BASE]);
 	for (s = 0; s < NSIDE; s++)
-		statname[s][ST_MAIN] = sidestat_[s] ? sidestat_[s] : stat;
+		statname[s][ST_MAIN] = sidestat[s] ? sidestat[s] : stat;
 
 	if ((msg = budget_load(&budget, bfile)) != NULL) {
 		if (check)
@@ -540,6 +544,14 @@ main(int argc, char *argv[])
 			haverounds = 1;
 		}
 	}
+	if (ok && ifile != NULL) {
+		const char *mainstat[NSIDE] = { statname[SIDE_BASE][ST_MAIN], statname[SIDE_HEAD][ST_MAIN] };
+
+		if ((msg = counts_load(&cnt, ifile, key, sidename, mainstat)) != NULL) {
+			failmsg(msg);
+			ok = 0;
+		}
+	}
 	if (ok) {
 		find_unbudgeted();
 		nres = budget.n;
@@ -548,7 +560,9 @@ main(int argc, char *argv[])
 		for (i = 0; i < nres; i++) {
 			judge(&res[i], &budget.entry[i]);
 			if (haverounds)
-				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, floor);
+				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, noise);
+			if (ifile != NULL && res[i].verdict == V_REGRESSED)
+				res[i].suspect = counts_suspect(&cnt, res[i].e->name);
 		}
 		for (i = 0; strict && i < nunbudgeted; i++)
 			fail("%s: not in the budget file (-u)", unbudgeted[i]);
@@ -559,7 +573,7 @@ main(int argc, char *argv[])
 	rp.error = nerrs ? errs[0] : NULL;
 	if (mdfile != NULL && (msg = report_markdown(mdfile, &rp)) != NULL)
 		failmsg(msg);
-	records(res, nres, conf, haverounds ? &rs : NULL, budget.sha256[0] ? bfile : NULL);
+	records(res, nres, conf, haverounds ? &rs : NULL, ifile != NULL, budget.sha256[0] ? bfile : NULL);
 	if (nres > 0)
 		report_table(stderr, &rp);
 	if (nunbudgeted > 0 && !strict) {
@@ -568,6 +582,14 @@ main(int argc, char *argv[])
 			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
 		fputc('\n', stderr);
 	}
+	for (i = 0, c = 0; i < nres; i++)
+		if (res[i].suspect) {
+			if (c++ == 0)
+				fprintf(stderr, "%s: regressed in time, not in instructions (layout or noise?):", argv0);
+			fprintf(stderr, "%s %s", c > 1 ? "," : "", res[i].e->name);
+		}
+	if (c)
+		fputc('\n', stderr);
 	for (i = 0; i < nerrs; i++)
 		warnmsg("%s", errs[i]);
 	status = nerrs ? 2 : 0;

@@ -40,14 +40,14 @@ cmpdouble(const void *a, const void *b)
 }
 
 void
-judge_paired(struct result *r, double *ratio, size_t n, double conf, double floor)
+judge_paired(struct result *r, double *ratio, size_t n, double conf, double noise)
 {
 	size_t k, lo;
 	double frac;
 	enum outcome up = O_SLOWER, down = O_FASTER;
 
 	r->rounds = n;
-	r->floor = floor < 0 ? r->e->budget / 4 : floor;
+	r->floor = noise < 0 ? r->e->budget / 4 : noise;
 	r->hasratio = r->hasinterval = 0;
 	r->outcome = O_FEW;
 	if (n == 0)

@@ -37,6 +37,7 @@ struct result {
 	double ratio, lo, hi;			/* median ratio and its interval */
 	double floor;				/* the noise floor the outcome used */
 	enum outcome outcome;
+	int suspect;				/* regressed in time, not in instructions (-i) */
 };
 
 /*
@@ -48,10 +49,10 @@ enum verdict judge_budget(const struct budget_entry *e, double base, double head
 
 /*
  * The paired outcome from the n ratios head / base of one metric (sorted in
- * place), at confidence conf and with noise floor: sets ratio, the interval
- * and outcome of r. A negative floor means the default, a quarter of the
+ * place), at confidence conf and with noise floor noise: sets ratio, the interval
+ * and outcome of r. A negative noise means the default, a quarter of the
  * metric's budget.
  */
-void judge_paired(struct result *r, double *ratio, size_t n, double conf, double floor);
+void judge_paired(struct result *r, double *ratio, size_t n, double conf, double noise);
 
 #endif

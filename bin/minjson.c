@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "names.h"
 #include "stats.h"
 #include "util.h"
 
@@ -25,12 +26,6 @@ enum stat { ST_MIN, ST_MAX, ST_MEAN, ST_MEDIAN, ST_Q1, ST_Q3, NSTAT };
 
 static const char *const statname[NSTAT] = {
 	"min", "max", "mean", "median", "q1", "q3"
-};
-
-/* A value kept for quantiles: the double, and where its text is. */
-struct item {
-	double v;
-	uint64_t ref;	/* low byte 1..7: that many text bytes inline above it; 0: arena offset above it */
 };
 
 /* A selected text: a minimum or a maximum so far. */
@@ -45,7 +40,8 @@ struct acc {
 	double min, max;
 	struct text rmin, rmax;
 	struct mean mean;
-	struct item *v;
+	double *v;		/* kept for quantiles: the values, in the order read */
+	uint64_t *ref;		/* and each one's text (keeptext) */
 	size_t vn, vcap;
 };
 
@@ -62,12 +58,6 @@ struct field {
 	size_t len;
 	int skip;		/* the key, or named by -x */
 	int used;		/* has had a number: an output column */
-};
-
-/* Open addressing from a name to an index into one of the tables. */
-struct names {
-	long *slot;		/* -1 when empty */
-	size_t cap, n;
 };
 
 static struct field *fields;
@@ -108,82 +98,11 @@ usage(void)
 	exit(2);
 }
 
-static uint64_t
-hashname(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
-static const char *
-nameof(int isfield, long i, size_t *len)
-{
-	if (isfield) {
-		*len = fields[i].len;
-		return fields[i].name;
-	}
-	*len = groups[i].len;
-	return groups[i].name;
-}
-
-/* The index stored under s, or -1; *where is the slot to fill if missing. */
-static long
-names_find(struct names *t, int isfield, const char *s, size_t len, size_t *where)
-{
-	size_t i, nlen;
-	const char *name;
-
-	if (t->cap == 0) {
-		t->cap = 64;
-		t->slot = xmalloc(t->cap * sizeof *t->slot);
-		for (i = 0; i < t->cap; i++)
-			t->slot[i] = -1;
-	}
-	for (i = hashname(s, len) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		if (t->slot[i] < 0) {
-			*where = i;
-			return -1;
-		}
-		name = nameof(isfield, t->slot[i], &nlen);
-		if (nlen == len && memcmp(name, s, len) == 0)
-			return t->slot[i];
-	}
-}
-
-static void
-names_add(struct names *t, int isfield, size_t where, long idx)
-{
-	size_t i, j, len, oldcap = t->cap;
-	long *old = t->slot;
-	const char *name;
-
-	t->slot[where] = idx;
-	if (++t->n * 2 < t->cap)
-		return;
-	t->cap *= 2;
-	t->slot = xmalloc(t->cap * sizeof *t->slot);
-	for (i = 0; i < t->cap; i++)
-		t->slot[i] = -1;
-	for (i = 0; i < oldcap; i++) {
-		if (old[i] < 0)
-			continue;
-		name = nameof(isfield, old[i], &len);
-		for (j = hashname(name, len) & (t->cap - 1); t->slot[j] >= 0; j = (j + 1) & (t->cap - 1))
-			;
-		t->slot[j] = old[i];
-	}
-	free(old);
-}
-
 static long
 field_index(const char *s, size_t len)
 {
-	size_t where, i;
-	long idx = names_find(&fieldnames, 1, s, len, &where);
+	size_t i;
+	long idx = names_find(&fieldnames, s, len);
 	struct field *f;
 
 	if (idx >= 0)
@@ -193,21 +112,21 @@ field_index(const char *s, size_t len)
 		fields = xrealloc(fields, capfields * sizeof *fields);
 	}
 	f = &fields[nfields];
-	f->name = xmemdup(s, len);
+	idx = names_add(&fieldnames, s, len);
+	f->name = fieldnames.name[idx].s;
 	f->len = len;
 	f->used = 0;
 	f->skip = len == keylen && memcmp(s, key, len) == 0;
 	for (i = 0; i < nxlist && !f->skip; i++)
 		f->skip = strlen(xlist[i]) == len && memcmp(xlist[i], s, len) == 0;
-	idx = (long)nfields++;
-	names_add(&fieldnames, 1, where, idx);
+	nfields++;
 	return idx;
 }
 
 static struct group *
 group_of(const char *s, size_t len)
 {
-	size_t where, i;
+	size_t i;
 	long idx;
 	struct group *g;
 
@@ -215,17 +134,17 @@ group_of(const char *s, size_t len)
 	for (i = 0; i < ngroups && i < 8; i++)
 		if (groups[i].len == len && memeq(groups[i].name, s, len))
 			return &groups[i];
-	if ((idx = names_find(&groupnames, 0, s, len, &where)) < 0) {
+	if ((idx = names_find(&groupnames, s, len)) < 0) {
 		if (ngroups == capgroups) {
 			capgroups = capgroups ? capgroups * 2 : 8;
 			groups = xrealloc(groups, capgroups * sizeof *groups);
 		}
 		g = &groups[ngroups];
 		memset(g, 0, sizeof *g);
-		g->name = xmemdup(s, len);
+		idx = names_add(&groupnames, s, len);
+		g->name = groupnames.name[idx].s;
 		g->len = len;
-		idx = (long)ngroups++;
-		names_add(&groupnames, 0, where, idx);
+		ngroups++;
 	}
 	return &groups[idx];
 }
@@ -310,22 +229,12 @@ add(struct acc *a, double x, const char *raw, size_t rawlen)
 		if (a->vn == a->vcap) {
 			a->vcap = a->vcap ? a->vcap * 2 : 256;
 			a->v = xrealloc(a->v, a->vcap * sizeof *a->v);
+			a->ref = xrealloc(a->ref, a->vcap * sizeof *a->ref);
 		}
-		a->v[a->vn].v = x;
-		a->v[a->vn].ref = keeptext(raw, rawlen);
+		a->v[a->vn] = x;
+		a->ref[a->vn] = keeptext(raw, rawlen);
 		a->vn++;
 	}
-}
-
-/* The values of a, sorted, into sorted[]; tmp has room for a->vn of them. */
-static void
-sortvalues(const struct acc *a, double *sorted, uint64_t *tmp)
-{
-	size_t i;
-
-	for (i = 0; i < a->vn; i++)
-		sorted[i] = a->v[i].v;
-	sort_doubles(sorted, a->vn, tmp);
 }
 
 static void
@@ -353,9 +262,9 @@ quantext(const struct acc *a, const double *sorted, double p, struct text *t)
 		return;
 	}
 	for (i = 0; i < a->vn; i++)
-		if (memcmp(&a->v[i].v, &sorted[lo], sizeof(double)) == 0)
+		if (memcmp(&a->v[i], &sorted[lo], sizeof(double)) == 0)
 			break;
-	gettext(a->v[i].ref, t);
+	gettext(a->ref[i], t);
 }
 
 /*
@@ -374,7 +283,7 @@ reduce(const struct group *gr, struct text *out, double *sorted, uint64_t *tmp)
 		if (a->n == 0)
 			continue;
 		if (need_values)
-			sortvalues(a, sorted, tmp);
+			sort_doubles(sorted, a->v, a->vn, tmp);
 		for (s = 0; s < nstats; s++) {
 			struct text *t = &out[s * gr->nacc + i];
 
@@ -452,17 +361,29 @@ output(void)
 	free(tmp);
 }
 
-static void
+/* readfile's message, until the next one. */
+static char *message;
+
+/* A message, "FILE:LINE: what" when r is not NULL, as readfile returns it. */
+static const char *
 inputerror(const struct jreader *r, const char *fmt, ...)
 {
 	va_list ap;
+	int at = 0, n;
 
-	fprintf(stderr, "%s: %s:%lu: ", argv0, r->name, r->lineno);
+	if (r != NULL)
+		at = snprintf(NULL, 0, "%s:%lu: ", r->name, r->lineno);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
+	free(message);
+	message = xmalloc((size_t)at + (size_t)n + 1);
+	if (r != NULL)
+		snprintf(message, (size_t)at + 1, "%s:%lu: ", r->name, r->lineno);
+	va_start(ap, fmt);
+	vsnprintf(message + at, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return message;
 }
 
 /* A new layout: find each member's field once, for every record that repeats it. */
@@ -485,69 +406,81 @@ relayout(const struct jrecord *rec)
 	}
 }
 
-static unsigned long
-readfile(const char *path, struct jrecord *rec)
+/* Take the record on line r->lineno into its group; NULL, or what is wrong. */
+static const char *
+take(const struct jreader *r, const char *line, size_t len, struct jrecord *rec)
+{
+	const struct jfield *kf;
+	struct group *g;
+	const char *err;
+	size_t i;
+	int same;
+
+	if ((err = jparse_like(line, len, rec, &layout, &same)) != NULL)
+		return inputerror(r, "%s", err);
+	if (!same)
+		relayout(rec);
+	if (keylen > 0) {
+		if (keyat < 0)
+			return inputerror(r, "no key \"%s\"", key);
+		kf = &rec->field[keyat];
+		if (kf->type != J_STRING)
+			return inputerror(r, "value of \"%s\" is not a string", key);
+		g = group_of(kf->raw, kf->rawlen);
+	} else
+		g = group_of("", 0);
+	g->n++;
+	for (i = 0; i < rec->n; i++) {
+		const struct jfield *f = &rec->field[i];
+		long fi = poscache[i];
+		struct field *fd;
+
+		if (f->type != J_NUMBER)
+			continue;
+		fd = &fields[fi];
+		if (fd->skip)
+			continue;
+		if (!fd->used) {
+			if ((fd->len == 4 && memcmp(fd->name, "stat", 4) == 0) ||
+			    (fd->len == 1 && fd->name[0] == 'n'))
+				return inputerror(r, "field \"%s\" clashes with minjson's own (exclude it with -x)", fd->name);
+			fd->used = 1;
+			order = xrealloc(order, (norder + 1) * sizeof *order);
+			order[norder++] = (size_t)fi;
+		}
+		if ((size_t)fi >= g->nacc) {
+			size_t ncap = nfields > 8 ? nfields : 8;
+
+			g->acc = xrealloc(g->acc, ncap * sizeof *g->acc);
+			memset(g->acc + g->nacc, 0, (ncap - g->nacc) * sizeof *g->acc);
+			g->nacc = ncap;
+		}
+		add(&g->acc[fi], f->num, f->raw, f->rawlen);
+	}
+	return NULL;
+}
+
+/* Read the records of path ("-": stdin), counting them in *nrec; NULL, or what is wrong. */
+static const char *
+readfile(const char *path, struct jrecord *rec, unsigned long *nrec)
 {
 	struct jreader r;
-	const char *line, *err;
-	size_t len, i;
-	unsigned long nrec = 0;
-	int got, same;
+	const char *line, *err = NULL;
+	size_t len;
+	int got;
 
 	if (jreader_open(&r, path) < 0)
-		die("open %s:", path);
+		return inputerror(NULL, "open %s: %s", path, strerror(errno));
 	r.skipblank = 1;
 	while ((got = jreader_next(&r, &line, &len)) == 1) {
-		const struct jfield *kf = NULL;
-		struct group *g;
-
-		if ((err = jparse_like(line, len, rec, &layout, &same)) != NULL)
-			inputerror(&r, "%s", err);
-		if (!same)
-			relayout(rec);
-		if (keylen > 0) {
-			if (keyat < 0)
-				inputerror(&r, "no key \"%s\"", key);
-			kf = &rec->field[keyat];
-			if (kf->type != J_STRING)
-				inputerror(&r, "value of \"%s\" is not a string", key);
-			g = group_of(kf->raw, kf->rawlen);
-		} else
-			g = group_of("", 0);
-		g->n++;
-		nrec++;
-		for (i = 0; i < rec->n; i++) {
-			const struct jfield *f = &rec->field[i];
-			long fi = poscache[i];
-			struct field *fd;
-
-			if (f->type != J_NUMBER)
-				continue;
-			fd = &fields[fi];
-			if (fd->skip)
-				continue;
-			if (!fd->used) {
-				if ((fd->len == 4 && memcmp(fd->name, "stat", 4) == 0) ||
-				    (fd->len == 1 && fd->name[0] == 'n'))
-					inputerror(&r, "field \"%s\" clashes with minjson's own (exclude it with -x)", fd->name);
-				fd->used = 1;
-				order = xrealloc(order, (norder + 1) * sizeof *order);
-				order[norder++] = (size_t)fi;
-			}
-			if ((size_t)fi >= g->nacc) {
-				size_t ncap = nfields > 8 ? nfields : 8;
-
-				g->acc = xrealloc(g->acc, ncap * sizeof *g->acc);
-				memset(g->acc + g->nacc, 0, (ncap - g->nacc) * sizeof *g->acc);
-				g->nacc = ncap;
-			}
-			add(&g->acc[fi], f->num, f->raw, f->rawlen);
-		}
+		if ((err = take(&r, line, len, rec)) != NULL)
+			break;
+		++*nrec;
 	}
 	if (got < 0)
-		die("read %s:", r.name);
+		err = inputerror(NULL, "read %s: %s", r.name, strerror(errno));
 	jreader_close(&r);
-	return nrec;
+	return err;
 }
 
 static void
@@ -595,6 +528,7 @@ int
 main(int argc, char *argv[])
 {
 	struct jrecord rec = { 0 };
+	const char *err = NULL;
 	unsigned long nrec = 0;
 	size_t i;
 	int c;
@@ -632,13 +566,16 @@ main(int argc, char *argv[])
 		need_values |= stats[i] >= ST_MEDIAN;
 	}
 	if (argc == 0)
-		nrec = readfile("-", &rec);
-	for (i = 0; i < (size_t)argc; i++)
-		nrec += readfile(argv[i], &rec);
-	if (nrec == 0)
-		die("no records");
-	output();
+		err = readfile("-", &rec, &nrec);
+	for (i = 0; i < (size_t)argc && err == NULL; i++)
+		err = readfile(argv[i], &rec, &nrec);
+	if (err == NULL && nrec == 0)
+		err = "no records";
+	if (err == NULL)
+		output();
 	jrecord_free(&rec);
 	jlayout_free(&layout);
+	if (err != NULL)
+		die("%s", err);
 	return fshut(stdout, "stdout");
 }

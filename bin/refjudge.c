@@ -318,7 +318,10 @@ main(int argc, char *argv[])
 		if (fshut(stdout, "<stdout>") != 0)
 			return 2;
 		/* 3: the gate did not open; the rows after this one need not try. */
-		return strcmp(deferred, "wait") == 0 ? 3 : 1;
+		c = strcmp(deferred, "wait") == 0 ? 3 : 1;
+		free(deferred);
+		free(error);
+		return c;
 	}
 	if (argc < 2)
 		die("row %s: no statistics file", casename);

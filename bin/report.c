@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "msg.h"
 #include "report.h"
 #include "util.h"
 
@@ -137,15 +137,18 @@ mdcell(FILE *fp, const char *s)
 	}
 }
 
-/* The metrics with verdict v, as "`a`, `b`", after prefix; nothing when none. */
+/*
+ * The metrics with verdict v (and layout suspects, if suspect), as
+ * "`a`, `b`", after prefix; nothing when none.
+ */
 static void
-mdlist(FILE *fp, const struct report *rp, enum verdict v, const char *prefix)
+mdlist(FILE *fp, const struct report *rp, enum verdict v, int suspect, const char *prefix)
 {
 	size_t i;
 	int first = 1;
 
 	for (i = 0; i < rp->n; i++)
-		if (rp->res[i].verdict == v) {
+		if (rp->res[i].verdict == v && (!suspect || rp->res[i].suspect)) {
 			fprintf(fp, "%s `%s`", first ? prefix : ",", rp->res[i].e->name);
 			first = 0;
 		}
@@ -164,11 +167,12 @@ markdown(FILE *fp, const struct report *rp)
 		fputs("**cmpbudget: error**: ", fp);
 		mdcell(fp, rp->error);
 	} else if (nreg) {
-		mdlist(fp, rp, V_REGRESSED, "**cmpbudget: regressed**:");
-		mdlist(fp, rp, V_IMPROVED, "; improved:");
+		mdlist(fp, rp, V_REGRESSED, 0, "**cmpbudget: regressed**:");
+		mdlist(fp, rp, V_REGRESSED, 1, "; in time, not in instructions (layout or noise?):");
+		mdlist(fp, rp, V_IMPROVED, 0, "; improved:");
 	} else {
 		fprintf(fp, "**cmpbudget: ok**: %zu metric%s within budget", rp->n, rp->n == 1 ? "" : "s");
-		mdlist(fp, rp, V_IMPROVED, "; improved:");
+		mdlist(fp, rp, V_IMPROVED, 0, "; improved:");
 	}
 	fputs("\n", fp);
 	if (rp->n == 0)
@@ -194,16 +198,6 @@ markdown(FILE *fp, const struct report *rp)
 		}
 		fputs("\n", fp);
 	}
-}
-
-static char *
-msgf(const char *fmt, const char *a, const char *b)
-{
-	size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
-	char *msg = xmalloc(n);
-
-	snprintf(msg, n, fmt, a, b);
-	return msg;
 }
 
 /*

@@ -5,13 +5,13 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonl.h"
 #include "rounds.h"
+#include "msg.h"
 #include "util.h"
 
 /* One side's record of one round: its budgeted metrics, NAN where absent. */
@@ -26,24 +26,6 @@ struct sidelist {
 	size_t n, cap;
 	unsigned long idline;	/* the record the identity was taken from */
 };
-
-/* TODO(lib): one allocating printf for every tool, in util, once lib is merged. */
-static char *
-msgf(const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	msg = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return msg;
-}
 
 /*
  * The string members other than the side's key: the first record of a side

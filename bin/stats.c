@@ -69,11 +69,11 @@ unsortkey(uint64_t k)
 #define RADIX 2048
 
 void
-sort_doubles(double *v, size_t n, uint64_t *tmp)
+sort_doubles(double *sorted, const double *v, size_t n, uint64_t *tmp)
 {
 	static size_t count[DIGITS][RADIX];
 	size_t i, sum, c;
-	uint64_t *src, *dst, *swap, *key = (uint64_t *)(void *)v;
+	uint64_t *src, *dst, *swap, *key = (uint64_t *)(void *)sorted;
 	int d;
 
 	if (n == 0)
@@ -106,7 +106,7 @@ sort_doubles(double *v, size_t n, uint64_t *tmp)
 	if (src != key)
 		memcpy(key, src, n * sizeof *key);
 	for (i = 0; i < n; i++)
-		v[i] = unsortkey(key[i]);
+		sorted[i] = unsortkey(key[i]);
 }
 
 void

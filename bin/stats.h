@@ -17,12 +17,12 @@
 double quantile(const double *sorted, size_t n, double p, size_t *lo, double *frac);
 
 /*
- * Sort v[0..n) ascending in place (no NaN; -0.0 before 0.0), by an LSD
- * radix sort on the doubles' bits: half a million values sort in a few
- * linear passes, where qsort's comparisons would cost more than reading
- * them. tmp has room for n values.
+ * v[0..n) sorted ascending into sorted[0..n), which may be v itself (no
+ * NaN; -0.0 before 0.0), by an LSD radix sort on the doubles' bits: half a
+ * million values sort in a few linear passes, where qsort's comparisons
+ * would cost more than reading them. tmp has room for n values.
  */
-void sort_doubles(double *v, size_t n, uint64_t *tmp);
+void sort_doubles(double *sorted, const double *v, size_t n, uint64_t *tmp);
 
 /*
  * A mean over a stream of values: Neumaier's compensated sum, and a

@@ -3,6 +3,7 @@
 #	make compare              every case, one row each, into docs/perf.json
 #	make compare RESUME=1     only the rows the last run deferred, merged
 #	make compare-check        docs/perf-table.md is what docs/perf.json renders
+#	make compare-table        write docs/perf-table.md from docs/perf.json again
 #	make compare-drafts       an issue draft per row slower than a reference
 #
 # A side is a name and a command that prints one JSON line of metrics; the
@@ -22,7 +23,9 @@
 
 COMPARE_SAVED_GOAL := $(.DEFAULT_GOAL)
 COMPARE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
-COMPARE_BIN ?= $(or $(PERFGATE_BIN),$(COMPARE_MK_DIR)/../bin)
+# The tools: a checkout's bin/, or the bin/ of the prefix an installed
+# share/perfgate/compare.mk lives in.
+COMPARE_BIN ?= $(or $(PERFGATE_BIN),$(if $(wildcard $(COMPARE_MK_DIR)/../bin/alternate.c),$(COMPARE_MK_DIR)/../bin,$(abspath $(COMPARE_MK_DIR)/../../bin)))
 
 COMPARE_DIR ?= build/compare
 COMPARE_DOC ?= docs/perf.json
@@ -69,7 +72,7 @@ export COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES COMPARE_C
 $(foreach s,$(COMPARE_SIDES),$(eval export COMPARE_CMD_$(s) COMPARE_VERSION_$(s) \
     COMPARE_CFLAGS_$(s) COMPARE_SOURCE_$(s) COMPARE_ABOUT_$(s)))
 
-.PHONY: compare compare-check compare-drafts compare-sides
+.PHONY: compare compare-check compare-table compare-drafts compare-sides
 
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
@@ -86,6 +89,10 @@ compare-sides:
 
 compare-check: $(COMPARE_BIN)/perfdoc
 	$(COMPARE_BIN)/perfdoc -c $(COMPARE_TABLE) $(COMPARE_DOC)
+
+compare-table: $(COMPARE_BIN)/perfdoc
+	$(COMPARE_BIN)/perfdoc -t $(COMPARE_DOC) > $(COMPARE_TABLE).tmp
+	mv -f $(COMPARE_TABLE).tmp $(COMPARE_TABLE)
 
 compare-drafts: $(COMPARE_BIN)/perfdoc
 	@rm -rf $(COMPARE_DIR)/drafts

@@ -73,7 +73,10 @@ for s in $COMPARE_SIDES; do
 	fi
 	v=$(side_var "$s" ABOUT)
 	if [ -n "$v" ]; then
-		sh -c "$v" > "$dir/$s.about.json" || { say "side $s: $v failed"; exit 2; }
+		# With the thread variables alternate gives the sides, so that a
+		# library's thread count is the one the side measured with.
+		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
+		    sh -c "$v" > "$dir/$s.about.json" || { say "side $s: $v failed"; exit 2; }
 		set -- "$@" -J "$s=$dir/$s.about.json"
 	fi
 done

@@ -304,6 +304,7 @@ williams_check() {
 	[ "$(echo "$output" | jq -c '[.side, .round, .discarded]' | paste -sd ' ')" = \
 	  '["a",1,1] ["b",1,1] ["b",2,0] ["a",2,0]' ]
 	# Without a gate nothing is discarded, and nothing is said.
+	setload 0.10
 	run -0 --separate-stderr alternate -d -r 1 a="$A/metric.sh 1"
 	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"t_ns":1}' ]
 }

@@ -354,7 +354,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-i counts] [-k key] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -431,6 +431,16 @@ badinput() {
 	[ "$stderr" = 'cmpbudget: no record of side "base" with stat "median"' ]
 }
 
+@test "cmpbudget -c takes a confidence between 0 and 1, -f a floor from 0" {
+	run -2 --separate-stderr cmpbudget -c 1 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -c 1: the confidence must be above 0 and below 1' ]
+	run -2 --separate-stderr cmpbudget -c 0 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -c 0: the confidence must be above 0 and below 1' ]
+	run -2 --separate-stderr cmpbudget -f -0.1 "$D/worked.jsonl"
+	[ "$stderr" = 'cmpbudget: -f -0.1: out of range' ]
+	[ -z "$output" ]
+}
+
 @test "cmpbudget -S takes base=stat or head=stat" {
 	run -2 --separate-stderr cmpbudget -S old=max "$D/worked.jsonl"
 	[ "${stderr_lines[0]}" = 'cmpbudget: -S old=max: expected base=stat or head=stat' ]
@@ -500,6 +510,34 @@ badinput() {
 	[ "${stderr_lines[1]}" = 'x_ns     100   100  +0.0        20  ok       1.050 [1.010,1.090]  same' ]
 }
 
+@test "cmpbudget -r: k is the largest whose sign-test coverage reaches the confidence, n = 1 to 40" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":1000}\n{"side":"head","stat":"min","x_ns":1000}\n' >stats.jsonl
+	# Round r has the ratio 1 + r / 1000, so ratio_lo names k; want.txt has
+	# the exact k from the binomial distribution.
+	/usr/bin/python3 -c '
+from math import comb
+with open("want.txt", "w") as w:
+    for conf in (0.9, 0.95, 0.99):
+        for n in range(1, 41):
+            k = 0
+            while 2 * (k + 1) <= n and 1 - 2 * sum(comb(n, i) for i in range(k + 1)) / 2 ** n >= conf:
+                k += 1
+            w.write("%g %d %d\n" % (conf, n, k))
+for n in range(1, 41):
+    with open("runs%d.jsonl" % n, "w") as f:
+        for r in range(1, n + 1):
+            f.write("{\"side\":\"base\",\"round\":%d,\"x_ns\":1000}\n{\"side\":\"head\",\"round\":%d,\"x_ns\":%d}\n" % (r, r, 1000 + r))'
+	while read -r conf n k; do
+		printf '%s %s ' "$conf" "$n"
+		cmpbudget -b b.toml -c "$conf" -r "runs$n.jsonl" stats.jsonl 2>/dev/null | head -n 1
+	done <want.txt >got.txt
+	[ "$(wc -l <got.txt)" -eq 120 ]
+	paste -d ' ' <(cut -d ' ' -f 1,2 got.txt) <(cut -d ' ' -f 3- got.txt |
+	    jq -r 'if .ratio_lo == null then 0 else .ratio_lo * 1000 - 1000 | round end') >k.txt
+	diff want.txt k.txt
+}
+
 @test "cmpbudget -r: 3 rounds are too few at 0.95, enough at 0.75" {
 	printf '[budget]\nx_ns = 0.2\n' >b.toml
 	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":150}\n' >stats.jsonl
@@ -546,6 +584,24 @@ for r in range(1, 41):
 	[ "$stderr" = 'cmpbudget: runs.jsonl:1: no number "round": not a record of alternate' ]
 	run -2 --separate-stderr cmpbudget -b b.toml -r nothere.jsonl stats.jsonl
 	[ "$stderr" = 'cmpbudget: nothere.jsonl: No such file or directory' ]
+}
+
+@test "cmpbudget -i: a time that regressed over an unmoved instruction count is a layout suspect" {
+	printf '[budget]\nmatmul_ns = 0.1\nsum_ns = 0.1\nrms_ns = 0.1\nok_ns = 0.1\n' >b.toml
+	printf '{"side":"base","stat":"min","matmul_ns":100,"sum_ns":100,"rms_ns":100,"ok_ns":100}\n' >stats.jsonl
+	printf '{"side":"head","stat":"min","matmul_ns":150,"sum_ns":150,"rms_ns":150,"ok_ns":100}\n' >>stats.jsonl
+	# matmul's count moves 1 %: still; sum's 1.1 %: more work; rms has no count; ok did not regress.
+	printf '{"side":"base","stat":"min","n":1,"matmul_instr":1000,"sum_instr":1000,"ok_instr":1000}\n' >counts.jsonl
+	printf '{"side":"head","stat":"min","n":1,"matmul_instr":1010,"sum_instr":1011,"ok_instr":1000}\n' >>counts.jsonl
+	run -1 --separate-stderr cmpbudget -b b.toml -i counts.jsonl -m out.md stats.jsonl
+	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = '["matmul_ns"]' ]
+	[ "$(sed -n 1p out.md)" = '**cmpbudget: regressed**: `matmul_ns`, `sum_ns`, `rms_ns`; in time, not in instructions (layout or noise?): `matmul_ns`' ]
+	[ "${stderr_lines[-1]}" = 'cmpbudget: regressed in time, not in instructions (layout or noise?): matmul_ns' ]
+	run -1 --separate-stderr cmpbudget -b b.toml stats.jsonl
+	[ "$(echo "${lines[-1]}" | jq -c .layout_suspect)" = null ]
+	grep base counts.jsonl >base.jsonl
+	run -2 --separate-stderr cmpbudget -b b.toml -i base.jsonl stats.jsonl
+	[ "$stderr" = 'cmpbudget: base.jsonl: no record of side "head" with stat "min"' ]
 }
 
 @test "cmpbudget the table of the kata's four metrics fits in 100 columns" {

@@ -1,0 +1,312 @@
+/*
+ * perfjson: read the reference benchmarks' document back (perfjson.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonl.h"
+#include "perfjson.h"
+#include "util.h"
+
+void
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
+
+void
+buf_puts(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	buf_add(b, s, (size_t)n);
+	free(s);
+}
+
+/* s as a JSON string, quotes included. */
+void
+buf_str(struct buf *b, const char *s)
+{
+	buf_puts(b, "\"");
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_printf(b, "\\%c", *s);
+		else if (*s == '\n')
+			buf_puts(b, "\\n");
+		else if ((unsigned char)*s < 0x20)
+			buf_printf(b, "\\u%04x", (unsigned)(unsigned char)*s);
+		else
+			buf_add(b, s, 1);
+	}
+	buf_puts(b, "\"");
+}
+
+/* A JSON string's raw body, unescaped, as a new string. */
+char *
+json_unescape(const char *raw, size_t len)
+{
+	struct buf b = { 0 };
+	const char *p = raw, *end = raw + len;
+	unsigned long u;
+	char utf[4];
+
+	buf_puts(&b, "");
+	while (p < end) {
+		if (*p != '\\' || p + 1 >= end) {
+			buf_add(&b, p++, 1);
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'n': buf_puts(&b, "\n"); break;
+		case 't': buf_puts(&b, "\t"); break;
+		case 'r': buf_puts(&b, "\r"); break;
+		case 'b': buf_puts(&b, "\b"); break;
+		case 'f': buf_puts(&b, "\f"); break;
+		case 'u':
+			u = end - p > 4 ? strtoul((char[5]){ p[1], p[2], p[3], p[4], 0 }, NULL, 16) : 0xfffd;
+			p += 4;
+			/* Surrogates are not paired here: a table needs no emoji. */
+			if (u >= 0xd800 && u < 0xe000)
+				u = 0xfffd;
+			if (u < 0x80) {
+				utf[0] = (char)u;
+				buf_add(&b, utf, 1);
+			} else if (u < 0x800) {
+				utf[0] = (char)(0xc0 | u >> 6);
+				utf[1] = (char)(0x80 | (u & 0x3f));
+				buf_add(&b, utf, 2);
+			} else {
+				utf[0] = (char)(0xe0 | u >> 12);
+				utf[1] = (char)(0x80 | (u >> 6 & 0x3f));
+				utf[2] = (char)(0x80 | (u & 0x3f));
+				buf_add(&b, utf, 3);
+			}
+			break;
+		default: buf_add(&b, p, 1);
+		}
+		p++;
+	}
+	return b.p;
+}
+
+char *
+read_all(const char *path, size_t *len)
+{
+	struct buf b = { 0 };
+	char chunk[65536];
+	FILE *fp;
+	size_t n;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		die("%s:", path);
+	buf_puts(&b, "");
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, n);
+	if (ferror(fp))
+		die("%s:", path);
+	fclose(fp);
+	*len = b.n;
+	return b.p;
+}
+
+/*
+ * The next element of a JSON array's raw text: *p moves past it. The text
+ * was validated by jparse, so only strings and nesting need care.
+ */
+int
+json_nextitem(const char **p, const char *end, const char **item, size_t *len)
+{
+	const char *s = *p;
+	int depth = 0, instr = 0;
+
+	while (s < end && strchr("[, \t\r\n", *s) != NULL)
+		s++;
+	if (s >= end || *s == ']')
+		return 0;
+	*item = s;
+	for (; s < end; s++) {
+		if (instr) {
+			if (*s == '\\')
+				s++;
+			else if (*s == '"')
+				instr = 0;
+		} else if (*s == '"') {
+			instr = 1;
+		} else if (*s == '{' || *s == '[') {
+			depth++;
+		} else if (*s == '}' || *s == ']') {
+			if (depth-- == 0)
+				break;
+			if (depth == 0) {
+				s++;
+				break;
+			}
+		} else if (*s == ',' && depth == 0) {
+			break;
+		}
+	}
+	*len = (size_t)(s - *item);
+	*p = s;
+	return 1;
+}
+
+/* The member key of r, which must be there with type t; or exit 2. */
+const struct jfield *
+doc_need(const struct jrecord *r, const char *key, enum jtype t, const char *where)
+{
+	const struct jfield *f = jget(r, key, strlen(key));
+
+	if (f == NULL || f->type != t)
+		die("%s: no %s \"%s\"", where, t == J_STRING ? "string" : t == J_NUMBER ?
+		    "number" : t == J_ARRAY ? "array" : t == J_OBJECT ? "object" : "boolean", key);
+	return f;
+}
+
+char *
+doc_str(const struct jrecord *r, const char *key, const char *where)
+{
+	const struct jfield *f = doc_need(r, key, J_STRING, where);
+
+	return json_unescape(f->raw, f->rawlen);
+}
+
+void
+doc_read(struct doc *d, const char *path)
+{
+	const struct jfield *f, *rows;
+	const char *p, *item, *err;
+	size_t len, ilen;
+
+	memset(d, 0, sizeof *d);
+	d->path = path;
+	d->text = read_all(path, &len);
+	if ((err = jparse(d->text, len, &d->top)) != NULL)
+		die("%s: %s", path, err);
+	f = doc_need(&d->top, "schema", J_NUMBER, path);
+	if (f->num != PERFJSON_SCHEMA)
+		die("%s: schema %.*s, this perfdoc reads %d", path, (int)f->rawlen, f->raw, PERFJSON_SCHEMA);
+	rows = doc_need(&d->top, "rows", J_ARRAY, path);
+	p = rows->raw + 1;
+	while (json_nextitem(&p, rows->raw + rows->rawlen, &item, &ilen)) {
+		d->rows = xrealloc(d->rows, (d->nrows + 1) * sizeof *d->rows);
+		d->rowraw = xrealloc(d->rowraw, (d->nrows + 1) * sizeof *d->rowraw);
+		d->rowlen = xrealloc(d->rowlen, (d->nrows + 1) * sizeof *d->rowlen);
+		memset(&d->rows[d->nrows], 0, sizeof d->rows[d->nrows]);
+		if ((err = jparse(item, ilen, &d->rows[d->nrows])) != NULL)
+			die("%s: row %zu: %s", path, d->nrows + 1, err);
+		d->rowraw[d->nrows] = item;
+		d->rowlen[d->nrows++] = ilen;
+	}
+}
+
+void
+doc_free(struct doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrows; i++)
+		jrecord_free(&d->rows[i]);
+	jrecord_free(&d->top);
+	free(d->rows);
+	free(d->rowraw);
+	free(d->rowlen);
+	free(d->text);
+	memset(d, 0, sizeof *d);
+}
+
+int
+doc_valid(const struct jrecord *row)
+{
+	const struct jfield *f = jget(row, "valid", 5);
+
+	return f != NULL && f->type == J_TRUE;
+}
+
+/* Each member of the object at f as "key value" items, into b. */
+void
+doc_members(struct buf *b, const struct jfield *f, const char *sep)
+{
+	struct jrecord r = { 0 };
+	size_t i;
+	char *v;
+
+	if (f == NULL || f->type != J_OBJECT || jparse(f->raw, f->rawlen, &r) != NULL)
+		return;
+	for (i = 0; i < r.n; i++) {
+		buf_printf(b, "%s%.*s ", i ? sep : "", (int)r.field[i].keylen, r.field[i].key);
+		if (r.field[i].type == J_STRING) {
+			v = json_unescape(r.field[i].raw, r.field[i].rawlen);
+			buf_puts(b, v);
+			free(v);
+		} else {
+			buf_add(b, r.field[i].raw, r.field[i].rawlen);
+		}
+	}
+	jrecord_free(&r);
+}
+
+
+void
+doc_items_open(struct items *it, const struct jrecord *row, const char *key, const char *where)
+{
+	const struct jfield *f = doc_need(row, key, J_ARRAY, where);
+
+	it->p = f->raw + 1;
+	it->end = f->raw + f->rawlen;
+}
+
+int
+doc_items_next(struct items *it, const char *where)
+{
+	const char *item, *err;
+	size_t len;
+
+	if (!json_nextitem(&it->p, it->end, &item, &len))
+		return 0;
+	if ((err = jparse(item, len, &it->r)) != NULL)
+		die("%s: %s", where, err);
+	return 1;
+}
+
+double
+doc_num(const struct jrecord *r, const char *key, const char *where)
+{
+	return doc_need(r, key, J_NUMBER, where)->num;
+}
+
+/* The value of f as the document has it, for a message; "absent" for none. */
+void
+doc_quoted(struct buf *b, const struct jfield *f)
+{
+	if (f == NULL)
+		buf_puts(b, "absent");
+	else if (f->type == J_STRING)
+		buf_printf(b, "\"%.*s\"", (int)f->rawlen, f->raw);
+	else
+		buf_add(b, f->raw, f->rawlen);
+}
+

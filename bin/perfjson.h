@@ -1,0 +1,80 @@
+/*
+ * perfjson: the reference benchmarks' document, docs/perf.json, read back
+ * (perfdoc(1) has its schema), and the growing strings it is written with.
+ * A reader meets a bad document with "perfdoc: FILE: what" and exit 2.
+ */
+#ifndef PERFGATE_PERFJSON_H
+#define PERFGATE_PERFJSON_H
+
+#include <stddef.h>
+
+#include "jsonl.h"
+
+#define PERFJSON_SCHEMA 1
+
+/* A growing string. */
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+void buf_add(struct buf *b, const char *s, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...);
+/* s as a JSON string, quotes included, escaped. */
+void buf_str(struct buf *b, const char *s);
+
+/* A JSON string's raw body, unescaped, as a new string to free(). */
+char *json_unescape(const char *raw, size_t len);
+
+/* A whole file as a new NUL-terminated string; or exit 2. */
+char *read_all(const char *path, size_t *len);
+
+/*
+ * The next element of a JSON array's raw text (validated by jparse); *p
+ * starts after the '[' and moves past each element. Returns 0 at the end.
+ */
+int json_nextitem(const char **p, const char *end, const char **item, size_t *len);
+
+/* The document, read back. */
+struct doc {
+	const char *path;
+	char *text;
+	struct jrecord top;
+	struct jrecord *rows;
+	size_t nrows;
+	const char **rowraw;
+	size_t *rowlen;
+};
+
+/* Read and check path's document; or exit 2. */
+void doc_read(struct doc *d, const char *path);
+void doc_free(struct doc *d);
+
+/* The member key of r, which must be there with type t; or exit 2 naming where. */
+const struct jfield *doc_need(const struct jrecord *r, const char *key, enum jtype t,
+    const char *where);
+char *doc_str(const struct jrecord *r, const char *key, const char *where);
+double doc_num(const struct jrecord *r, const char *key, const char *where);
+
+/* Whether a row is valid (measured, not deferred). */
+int doc_valid(const struct jrecord *row);
+
+/* Each member of the object at f as "key value", separated by sep, into b. */
+void doc_members(struct buf *b, const struct jfield *f, const char *sep);
+
+/* The value of f as the document has it, for a message; "absent" for NULL. */
+void doc_quoted(struct buf *b, const struct jfield *f);
+
+/* The elements of row's array key, each parsed, in turn. */
+struct items {
+	const char *p, *end;
+	struct jrecord r;
+};
+
+/* Walk the elements of row's array member key, each parsed into it->r. */
+void doc_items_open(struct items *it, const struct jrecord *row, const char *key,
+    const char *where);
+int doc_items_next(struct items *it, const char *where);
+
+#endif

@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# perfdoc: the reference benchmarks' document, its table, the check, the
+# drafts.
+
+load common
+
+P=$DATA/perfdoc
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# A document from the two fixture rows and a third case never measured.
+write() {
+	perfdoc -o perf.json -s kata,plain,numpy -C sum,matmul,rmsnorm -A kata:version="cc 12" \
+	    -A plain:version="cc 12" -J numpy=numpy.json -m commit=abc123 -n rounds=3 "$@"
+}
+
+@test "perfdoc: -o writes the document: schema, status, machine, run, sides, rows in order" {
+	echo '{"numpy":"1.24.2","openblas_coretype":null}' >numpy.json
+	run -0 --separate-stderr write "$P/matmul.row" "$P/sum.row"
+	[ -z "$output$stderr" ]
+	[ ! -e perf.json.tmp ]
+	jq -e '.schema == 1 and .status == "partial" and .rows_valid == 1 and .rows_total == 3
+		and .implementation == "kata" and (.machine | keys) == ["cores","cpu","kernel"]
+		and .run == {"commit":"abc123","rounds":3}
+		and .sides == {"kata":{"version":"cc 12"},"plain":{"version":"cc 12"},
+			"numpy":{"numpy":"1.24.2","openblas_coretype":null}}
+		and ([.rows[] | [.case, .valid, .deferred]] ==
+			[["sum",true,null],["matmul",false,"retries"],["rmsnorm",false,"stopped"]])' perf.json
+	# One member a line, one row a line.
+	[ "$(wc -l <perf.json)" -eq 13 ]
+	[ "$(sed -n 10p perf.json)" = "$(cat "$P/sum.row")," ]
+}
+
+@test "perfdoc: no valid row writes nothing" {
+	echo '{}' >numpy.json
+	run -2 --separate-stderr write "$P/matmul.row"
+	[ "$stderr" = "perfdoc: no row was measured: perf.json not written" ]
+	[ ! -e perf.json ]
+	[ ! -e perf.json.tmp ]
+}
+
+@test "perfdoc: -r merges the new rows over the old, and refuses another commit or version" {
+	echo '{}' >numpy.json
+	write "$P/sum.row" "$P/matmul.row"
+	sed 's/"case":"sum"/"case":"rmsnorm"/' "$P/sum.row" >rmsnorm.row
+	perfdoc -o new.json -r perf.json -s kata,plain,numpy -C rmsnorm -A kata:version="cc 12" \
+	    -A plain:version="cc 12" -J numpy=numpy.json -m commit=abc123 -n rounds=3 rmsnorm.row
+	[ "$(jq -c '[.status, [.rows[] | [.case, .valid]]]' new.json)" = \
+	    '["partial",[["sum",true],["matmul",false],["rmsnorm",true]]]' ]
+	run -2 --separate-stderr perfdoc -o new.json -r perf.json -s kata,plain,numpy -C rmsnorm \
+	    -A kata:version="cc 12" -A plain:version="cc 12" -J numpy=numpy.json -m commit=def456 -n rounds=3 rmsnorm.row
+	[ "$stderr" = 'perfdoc: resume refused: run.commit differs: was "abc123", now "def456"' ]
+	run -2 --separate-stderr perfdoc -o new.json -r perf.json -s kata,plain,numpy -C rmsnorm \
+	    -A kata:version="tcc 0.9.27" -A plain:version="cc 12" -J numpy=numpy.json -m commit=abc123 -n rounds=3 rmsnorm.row
+	[ "$stderr" = 'perfdoc: resume refused: sides.kata.version differs: was "cc 12", now "tcc 0.9.27"' ]
+	run -2 --separate-stderr perfdoc -o new.json -r perf.json -s kata,plain,numpy -C rmsnorm \
+	    -A kata:version="cc 12" -A plain:version="cc 12" -J numpy=numpy.json -m commit=abc123 rmsnorm.row
+	[ "$stderr" = 'perfdoc: resume refused: run.rounds differs: was 3, now absent' ]
+}
+
+@test "perfdoc: -t renders the table, deferred rows and the partial line included" {
+	run -0 --separate-stderr perfdoc -t "$P/perf.json"
+	[ "$output" = "$(cat "$P/table.md")" ]
+	echo "$output" | grep -qx "partial: 1 of 3 rows valid"
+}
+
+@test "perfdoc: -c passes the table it renders and names the first line of another" {
+	run -0 --separate-stderr perfdoc -c "$P/table.md" "$P/perf.json"
+	[ -z "$output$stderr" ]
+	sed 's/1.11 slower/1.01 slower/' "$P/table.md" >table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[0]}" = "perfdoc: table.md:16: not what $P/perf.json generates (make compare-table writes it)" ]
+	[[ ${stderr_lines[1]} == "  expected: | sum |"*"| 1.11 slower |"* ]]
+	[[ ${stderr_lines[2]} == "  found:    | sum |"*"| 1.01 slower |"* ]]
+	# A line too many, or too few.
+	cp "$P/table.md" table.md
+	echo extra >>table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[0]}" = "perfdoc: table.md:19: not what $P/perf.json generates (make compare-table writes it)" ]
+	head -n 5 "$P/table.md" >table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[0]}" = "perfdoc: table.md:6: not what $P/perf.json generates (make compare-table writes it)" ]
+}
+
+@test "perfdoc: -d drafts the valid rows slower than a reference, titled against it" {
+	run -0 --separate-stderr perfdoc -d drafts "$P/perf.json"
+	[ "$(ls drafts | paste -sd ' ')" = "sum.md sum.title.txt" ]
+	[ "$(cat drafts/sum.title.txt)" = "perf: sum is 1.11x slower than numpy on one core" ]
+	grep -qxF -- '- numpy: ratio 1.105263157894737 (slower); numpy 1.24.2, openblas_coretype null' drafts/sum.md
+	grep -qxF -- '- plain: ratio 0.20588235294117646 (faster); version cc 12' drafts/sum.md
+	grep -qxF 'The pressure after each round: [2.5,3,0.75]' drafts/sum.md
+	grep -qF '| sum | 105 (102.5–107.5) |' drafts/sum.md
+	grep -q '^Run: commit abc123' drafts/sum.md
+	grep -q '^Machine: cpu Test CPU' drafts/sum.md
+}
+
+@test "perfdoc: -q lists the deferred rows" {
+	run -0 --separate-stderr perfdoc -q "$P/perf.json"
+	[ "$output" = "matmul
+rmsnorm" ]
+}
+
+@test "perfdoc: a document of another schema, or not one, is refused" {
+	sed 's/"schema":1/"schema":2/' "$P/perf.json" >perf.json
+	run -2 --separate-stderr perfdoc -t perf.json
+	[ "$stderr" = "perfdoc: perf.json: schema 2, this perfdoc reads 1" ]
+	echo '{"schema":1}' >perf.json
+	run -2 --separate-stderr perfdoc -t perf.json
+	[ "$stderr" = 'perfdoc: perf.json: no array "rows"' ]
+	echo '{"schema":1,' >perf.json
+	run -2 --separate-stderr perfdoc -q perf.json
+	[[ $stderr == "perfdoc: perf.json: "* ]]
+}
+
+@test "perfdoc: usage errors are exit 2" {
+	bad_options perfdoc o
+	run -2 --separate-stderr perfdoc -t
+	[[ ${stderr_lines[0]} == "usage: perfdoc -o perf.json"* ]]
+	run -2 --separate-stderr perfdoc -o x.json -s a,b -C a -n n=1x
+	[ "$stderr" = "perfdoc: -n n=1x: not a JSON number" ]
+	run -2 --separate-stderr perfdoc -o x.json -s a,b -C a -A c:k=v
+	[ "$stderr" = "perfdoc: no side c in -s" ]
+	run -2 --separate-stderr perfdoc -d '' "$P/perf.json"
+	[ "$stderr" = "perfdoc: -d: an empty directory name" ]
+	run -2 --separate-stderr perfdoc -o x.json -s a,b -C a -m novalue
+	[ "$stderr" = "perfdoc: -m novalue: expected key=value" ]
+	[ -z "$output" ]
+}
+
+@test "perfdoc: every EXAMPLES line of the man page runs" {
+	mkdir docs
+	cp "$P/perf.json" docs/perf.json
+	sed 's/"case":"sum"/"case":"matmul"/' "$P/sum.row" >matmul.row
+	cp "$P/sum.row" sum.row
+	mapfile -t ex < <(sed -n '/^\.Sh EXAMPLES/,/^\.Sh /s/^\.Dl //p' "$TOP/man/perfdoc.1")
+	[ "${#ex[@]}" -eq 4 ]
+	run -0 --separate-stderr sh -c "${ex[0]} && ${ex[1]}"
+	[ "$(cat docs/perf-table.md)" = "$(cat "$P/table.md")" ]
+	run -0 --separate-stderr sh -c "${ex[2]}"
+	[ -s build/compare/drafts/sum.title.txt ]
+	run -0 --separate-stderr sh -c "${ex[3]}"
+	[ "$(jq -c '[.status, .sides.kata.version, .run.commit, [.rows[].case]]' perf.json)" = \
+	    '["complete","gcc","abc",["sum","matmul"]]' ]
+}
