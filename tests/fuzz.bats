@@ -50,6 +50,10 @@ replay() {
 	replay side 'is duplicate key|: taken 1, want 0 \('
 }
 
+@test "fuzz: perfjson (perf.json's reader) passes every committed input" {
+	replay perfjson 'the reference cuts'
+}
+
 # An input in tests/fuzz/open/TARGET/ crashes TARGET through a bug not yet
 # fixed (tests/README.md says where). Once it passes, it is a regression
 # input: move it to tests/fuzz/crashes/TARGET/.

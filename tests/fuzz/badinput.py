@@ -115,6 +115,16 @@ DOUBLES = [0.1, 0.15000000000000002, 1e23, 5e-324, 2.2250738585072014e-308,
            1.7976931348623157e308, -0.0, 4.2269720287992586e19, 9007199254740993.0]
 
 
+# perf.json documents: tests/perfdoc.bats, docs/perf.json.
+PERF = data("perfdoc/perf.json")
+PERFJSON = [
+    PERF, PERF.replace(b'"schema":1', b'"schema":2'), b'{"schema":1}', b'{"schema":1,"rows":[]}',
+    b'{"schema":1,"rows":{}}', b'{"schema":"1","rows":[]}', PERF[:len(PERF) // 2],
+    PERF.replace(b'"rows":[', b'"rows":[1,'), open(os.path.join(TOP, "docs", "perf.json"), "rb").read(),
+    b'{"schema":1,"rows":[{"a":"x\\u0000y"},{"b":"\\ud83d\\ude00"},[1,[2]],"s,]"]}',
+]
+
+
 def write(target, name, blob):
     d = os.path.join(OUT, target)
     os.makedirs(d, exist_ok=True)
@@ -139,6 +149,8 @@ def main():
         write("benchenv", "kata-%02d" % i, bytes([mask]) + vals)
     for i, s in enumerate(NUMBER):
         write("number", "bats-%02d" % i, s)
+    for i, doc in enumerate(PERFJSON):
+        write("perfjson", "perfdoc-%02d" % i, doc)
     for i, v in enumerate(DOUBLES):
         write("number", "double-%02d" % i, struct.pack("<d", v) + bytes([17]))
 
