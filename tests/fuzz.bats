@@ -54,6 +54,10 @@ replay() {
 	replay perfjson 'the reference cuts'
 }
 
+@test "fuzz: names (minjson's name table) passes every committed input" {
+	replay names
+}
+
 # An input in tests/fuzz/open/TARGET/ crashes TARGET through a bug not yet
 # fixed (tests/README.md says where). Once it passes, it is a regression
 # input: move it to tests/fuzz/crashes/TARGET/.

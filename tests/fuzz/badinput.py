@@ -149,6 +149,9 @@ def main():
         write("benchenv", "kata-%02d" % i, bytes([mask]) + vals)
     for i, s in enumerate(NUMBER):
         write("number", "bats-%02d" % i, s)
+    # minjson's fields and groups (tests/minjson.bats), and enough names to grow the table.
+    write("names", "minjson-00", b"side\nround\nslot\nload\nmatmul_ns\nsum_ns\nside\nbase\nhead\nbase\n")
+    write("names", "minjson-01", b"\n".join(b"m%d_ns" % i for i in range(200)) + b"\nm7_ns\n\x00\n\n")
     for i, doc in enumerate(PERFJSON):
         write("perfjson", "perfdoc-%02d" % i, doc)
     for i, v in enumerate(DOUBLES):
