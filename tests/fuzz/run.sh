@@ -12,7 +12,7 @@
 # Debian's libclang-rt-14-dev, which clang pulls in), or with FUZZ_ENGINE=afl
 # with afl-clang-fast (AFL++); FUZZ_RUNS=N runs N executions a target instead
 # of FUZZ_S seconds (libFuzzer); FUZZ_SAN=undefined leaves AddressSanitizer
-# out, for speed. The committed seeds are tests/fuzz/corpus/NAME
+# out, for speed; FUZZ_MAXLEN=N caps every input at N bytes. The committed seeds are tests/fuzz/corpus/NAME
 # (minimized) and tests/fuzz/badinput/NAME (the bats tests' bad inputs, kept
 # whole); what a run adds stays in build/fuzz/corpus/NAME. A crash is copied to
 # tests/fuzz/crashes/NAME/, where the replay test runs it from then on.
@@ -40,6 +40,7 @@ mkdir -p "$out"
 
 # The largest input worth trying: records are lines, numbers and names short.
 maxlen() {
+	[ -n "${FUZZ_MAXLEN:-}" ] && { echo "$FUZZ_MAXLEN"; return; }
 	case $1 in
 	number) echo 64 ;;
 	benchenv|side) echo 256 ;;
@@ -136,7 +137,9 @@ for t in $targets; do
 		mkdir -p "$out/afl/$t.in"
 		cp "tests/fuzz/corpus/$t"/* "tests/fuzz/badinput/$t"/* "$out/afl/$t.in/" 2>/dev/null
 		cp "$out/corpus/$t"/* "$out/afl/$t.in/" 2>/dev/null
-		AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+		# afl-fuzz wants symbolize=0: it symbolizes nothing, it keeps inputs.
+		ASAN_OPTIONS="$(asanopts "$t"):symbolize=0" \
+		    AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
 		    AFL_SKIP_CRASHES=1 afl-fuzz -V "$secs" -i "$out/afl/$t.in" -o "$out/afl/$t" \
 		    -- "$out/bin/$t" >"$log" 2>&1
 		st=$out/afl/$t/default/fuzzer_stats
