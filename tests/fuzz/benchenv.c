@@ -35,6 +35,35 @@ fuzz_exit(int code)
 #include "bench.h"
 #undef exit
 
+/*
+ * Call fn with stderr going to msg; the exit code it asked for, or -1 when
+ * it returned. Here, apart from the callers, no local of theirs can be
+ * clobbered by the longjmp.
+ */
+static int
+caught(void (*fn)(void), char *msg, size_t size)
+{
+	FILE *saved = stderr, *fp = fmemopen(msg, size, "w");
+	size_t len;
+
+	FUZZ_CHECK(fp != NULL, "fmemopen");
+	stderr = fp;
+	exitcode = -1;
+	if (setjmp(died) == 0)
+		fn();
+	stderr = saved;
+	len = (size_t)ftell(fp);
+	fclose(fp);
+	msg[len < size ? len : size - 1] = '\0';
+	return exitcode;
+}
+
+static void
+init(void)
+{
+	bench_init("bench");
+}
+
 static const char *const var[] = {
 	"BENCH_REPS", "BENCH_MIN_S", "BENCH_MAX_S", "BENCH_VERBOSE", "BENCH_CLOCK", "BENCH_CASES"
 };
@@ -91,7 +120,6 @@ check_cases(const char *list, char **name, int n)
 	struct bench_cases_ *c = bench_cases_();
 	const char *p, *end;
 	int i, k, want, stopped, bad = 0;
-	FILE *saved, *fp;
 	size_t len;
 
 	memset(c, 0, sizeof *c);
@@ -115,16 +143,8 @@ check_cases(const char *list, char **name, int n)
 			if (names(p, (size_t)(end - p), name[i]))
 				bad = 0;
 	}
-	saved = stderr;
-	FUZZ_CHECK((fp = fmemopen(msgbuf, sizeof msgbuf, "w")) != NULL, "fmemopen");
-	stderr = fp;
-	exitcode = -1;
-	if (setjmp(died) == 0)
-		bench_cases_check_();
-	stderr = saved;
-	len = (size_t)ftell(fp);
-	fclose(fp);
-	msgbuf[len < sizeof msgbuf ? len : sizeof msgbuf - 1] = '\0';
+	caught(bench_cases_check_, msgbuf, sizeof msgbuf);
+	len = strlen(msgbuf);
 	stopped = exitcode == 2;
 	FUZZ_CHECK(stopped == bad, "BENCH_CASES=%s: %s", list, stopped ? msgbuf : "accepted");
 	if (stopped)
@@ -142,7 +162,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	double num[6] = { 0 };
 	int nname = 0;
 	const char *bad = NULL;
-	FILE *saved, *fp;
 	int i, bad_i = -1, set;
 	size_t len;
 
@@ -182,16 +201,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_cases(val[5], name, nname);
 	memset(st, 0, sizeof *st);
-	saved = stderr;
-	FUZZ_CHECK((fp = fmemopen(msgbuf, sizeof msgbuf, "w")) != NULL, "fmemopen");
-	stderr = fp;
-	exitcode = -1;
-	if (setjmp(died) == 0)
-		bench_init("bench");
-	stderr = saved;
-	len = (size_t)ftell(fp);
-	fclose(fp);
-	msgbuf[len < sizeof msgbuf ? len : sizeof msgbuf - 1] = '\0';
+	caught(init, msgbuf, sizeof msgbuf);
+	len = strlen(msgbuf);
 	if (bad == NULL) {
 		double reps = val[0] ? num[0] : rule[0].def, min_s = val[1] ? num[1] : rule[1].def;
 		double max_s = val[2] ? num[2] : 4 * reps * min_s;

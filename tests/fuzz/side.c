@@ -184,7 +184,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nsides = 0;
 	rlen = 0;
 	for (i = 0; i < narg; i++) {
-		const char *a = arg[i], *eq, *colon;
+		const char *a = arg[i], *eq, *colon = NULL;
 		struct side *s = NULL;
 
 		member = strncmp(a, "-a ", 3) == 0;
