@@ -598,5 +598,9 @@ main(int argc, char *argv[])
 			status = 1;
 	if (fshut(stdout, "stdout") != 0)
 		status = 2;
+	free(res);
+	rounds_free(&rs, &budget);
+	counts_free(&cnt);
+	budget_free(&budget);
 	return status;
 }
