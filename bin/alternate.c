@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
+#include "gauge.h"
 #include "jsonl.h"
 #include "proc.h"
 #include "stats.h"
@@ -38,8 +40,7 @@
 struct side {
 	char *name;
 	char *script;		/* "exec <command>", for /bin/sh -c */
-	char *extra;		/* -a: ,"key":"value"... written after "side" */
-	size_t extralen;
+	struct buf extra;	/* -a: ,"key":"value"... written after "side" */
 	char **keys;		/* -a: the keys, raw, to check metrics against */
 	size_t nkeys;
 };
@@ -60,8 +61,7 @@ static size_t nsides;
 static FILE *out;
 static const char *outname = "<stdout>";
 
-static const char *loadpath;	/* NULL: getloadavg(3) */
-static const char *pressurepath;	/* -p: the gate reads CPU pressure here */
+static struct gauge gauges;	/* with pressurepath set, -p: the gate reads CPU pressure */
 static double maxload;		/* 0: no load gate */
 static double maxwait = 60;
 static double timeout = 300;
@@ -71,8 +71,7 @@ static int notediscards;	/* -d: records say how often their round was discarded 
 static long discards;		/* how often the running round was discarded */
 
 /* A round's records, held until the round has passed the load gate. */
-static char *rbuf;
-static size_t rlen, rcap;
+static struct buf held;
 
 /* The progress display: only on a terminal. */
 static int tty;
@@ -121,211 +120,56 @@ progress(const char *fmt, ...)
 	shown = 1;
 }
 
-static void
-radd(const char *s, size_t n)
-{
-	/* A side without -a members adds nothing, from a NULL pointer. */
-	if (n == 0)
-		return;
-	if (rlen + n > rcap) {
-		rcap = (rlen + n) * 2 + 256;
-		rbuf = xrealloc(rbuf, rcap);
-	}
-	memcpy(rbuf + rlen, s, n);
-	rlen += n;
-}
-
-static void
-raddf(const char *fmt, ...)
-{
-	char tmp[128], *big;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		die("vsnprintf:");
-	if ((size_t)n < sizeof tmp) {
-		radd(tmp, (size_t)n);
-		return;
-	}
-	/* Long names and messages: print again, into room enough. */
-	big = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	radd(big, (size_t)n);
-	free(big);
-}
-
-/*
- * The length of the valid UTF-8 sequence at p (before end), or 0 when the
- * bytes there are not one: a stderr tail may be cut mid-character or hold
- * bytes of another encoding, and a record must stay valid JSON.
- */
-static size_t
-utf8len(const unsigned char *p, const unsigned char *end)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* No overlong forms, no surrogates, nothing above U+10FFFF. */
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
-
-/* Add s[0..n) as a JSON string body: escaped, invalid UTF-8 as U+FFFD. */
-static void
-raddesc(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-	size_t len;
-
-	while (p < end) {
-		if (*p == '"' || *p == '\\') {
-			radd("\\", 1);
-			radd((const char *)p++, 1);
-		} else if (*p == '\n') {
-			radd("\\n", 2);
-			p++;
-		} else if (*p == '\t') {
-			radd("\\t", 2);
-			p++;
-		} else if (*p < 0x20 || *p == 0x7f) {
-			raddf("\\u%04x", *p++);
-		} else if ((len = utf8len(p, end)) == 0) {
-			radd("\\ufffd", 6);
-			p++;
-		} else {
-			radd((const char *)p, len);
-			p += len;
-		}
-	}
-}
-
 /* Write the held records and make sure they reached the file. */
 static void
 rflush(void)
 {
-	if (rlen > 0 && fwrite(rbuf, 1, rlen, out) != rlen)
+	if (held.n > 0 && fwrite(held.p, 1, held.n, out) != held.n)
 		die("write %s:", outname);
 	if (fflush(out) != 0 || ferror(out))
 		die("write %s:", outname);
-	rlen = 0;
+	held.n = 0;
 }
 
-/* The start of a small file such as /proc/loadavg, as a string; or exit 2. */
-static void
-readsmall(const char *path, char *buf, size_t size)
-{
-	FILE *fp;
-	size_t n;
-
-	if ((fp = fopen(path, "r")) == NULL) {
-		erase();
-		die("%s:", path);
-	}
-	n = fread(buf, 1, size - 1, fp);
-	if (ferror(fp)) {
-		erase();
-		die("%s:", path);
-	}
-	fclose(fp);
-	buf[n] = '\0';
-}
-
-/* A gauge's figure at s, ended by a blank or the end of the line; or exit 2. */
+/* The load average; or exit 2. */
 static double
-gaugenum(const char *s, const char *path, const char *what)
+readload(void)
 {
-	char *end;
+	const char *err;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || (*end != '\0' && *end != ' ' && *end != '\n') ||
-	    errno == ERANGE || !isfinite(v) || v < 0) {
+	if ((err = gauge_load(&gauges, &v)) != NULL) {
 		erase();
-		die("%s:1: expected %s", path, what);
+		die("%s", err);
 	}
 	return v;
 }
 
-/*
- * The 1-minute load average: the first field of loadpath (PERFGATE_LOADAVG,
- * else /proc/loadavg), or getloadavg(3) where there is no such file.
- */
-static double
-readload(void)
-{
-	char line[128];
-	double v;
-
-	if (loadpath == NULL) {
-		if (getloadavg(&v, 1) != 1) {
-			erase();
-			die("cannot read the load average");
-		}
-		return v;
-	}
-	readsmall(loadpath, line, sizeof line);
-	return gaugenum(line, loadpath, "a load average");
-}
-
-/*
- * The CPU pressure: "some avg10" of pressurepath (PERFGATE_PRESSURE, else
- * /proc/pressure/cpu), the percentage of the last ten seconds in which a
- * runnable task waited for a CPU. It answers within seconds where the load
- * average lags by tens.
- */
+/* The CPU pressure, with -p; or exit 2. */
 static double
 readpressure(void)
 {
-	char line[256], *p;
+	const char *err;
+	double v;
 
-	readsmall(pressurepath, line, sizeof line);
-	if (strncmp(line, "some ", 5) != 0 || (p = strstr(line, "avg10=")) == NULL) {
+	if ((err = gauge_pressure(&gauges, &v)) != NULL) {
 		erase();
-		die("%s:1: expected \"some avg10=\"", pressurepath);
+		die("%s", err);
 	}
-	return gaugenum(p + 6, pressurepath, "a CPU pressure after avg10=");
+	return v;
 }
 
 /* What the gate reads: the load average, or with -p the CPU pressure. */
 static double
 readgauge(void)
 {
-	return pressurepath != NULL ? readpressure() : readload();
+	return gauges.pressurepath != NULL ? readpressure() : readload();
 }
 
 static const char *
 gaugename(void)
 {
-	return pressurepath != NULL ? "CPU pressure" : "load average";
+	return gauges.pressurepath != NULL ? "CPU pressure" : "load average";
 }
 
 static int
@@ -362,29 +206,29 @@ sidefail(const struct side *s, long round, const char *why, const struct proc_re
 			nl = e + 1;
 		}
 	}
-	rlen = 0;
-	raddf("{\"error\":\"side %s, round %ld: ", s->name, round);
-	raddesc(why, strlen(why));
-	raddf("\",\"side\":\"%s\"", s->name);
-	radd(s->extra, s->extralen);
-	raddf(",\"round\":%ld", round);
+	held.n = 0;
+	buf_printf(&held, "{\"error\":\"side %s, round %ld: ", s->name, round);
+	buf_esc(&held, why, strlen(why));
+	buf_printf(&held, "\",\"side\":\"%s\"", s->name);
+	buf_add(&held, s->extra.p, s->extra.n);
+	buf_printf(&held, ",\"round\":%ld", round);
 	if (res != NULL && res->started) {
 		if (res->timed_out)
-			radd(",\"timed_out\":true", 17);
+			buf_add(&held, ",\"timed_out\":true", 17);
 		else if (WIFSIGNALED(res->status))
-			raddf(",\"signal\":%d", WTERMSIG(res->status));
+			buf_printf(&held, ",\"signal\":%d", WTERMSIG(res->status));
 		else if (WIFEXITED(res->status) && WEXITSTATUS(res->status) != 0)
-			raddf(",\"status\":%d", WEXITSTATUS(res->status));
+			buf_printf(&held, ",\"status\":%d", WEXITSTATUS(res->status));
 	}
 	if (res != NULL && res->threads > 0)
-		raddf(",\"threads\":%d", res->threads);
+		buf_printf(&held, ",\"threads\":%d", res->threads);
 	if (res != NULL) {
-		radd(",\"stderr\":\"", 11);
+		buf_add(&held, ",\"stderr\":\"", 11);
 		if (p != NULL)
-			raddesc(p, (size_t)(end - p));
-		radd("\"", 1);
+			buf_esc(&held, p, (size_t)(end - p));
+		buf_add(&held, "\"", 1);
 	}
-	radd("}\n", 2);
+	buf_add(&held, "}\n", 2);
 	rflush();
 	exit(2);
 }
@@ -438,7 +282,7 @@ runside(const struct side *s, long round, size_t slot)
 	char *argv[] = { "/bin/sh", "-c", s->script, NULL };
 	struct proc_opts opts = { 0 };
 	struct proc_result res = { 0 };
-	struct jrecord rec = { 0 };
+	struct jrecord m = { 0 };
 	char why[512], num[32];
 	const char *msg;
 	double load, gauge;
@@ -459,13 +303,13 @@ runside(const struct side *s, long round, size_t slot)
 		    res.threads, maxthreads);
 		sidefail(s, round, why, &res);
 	}
-	if ((msg = (strings ? jmembers : jmetrics)(res.out, res.outlen, &rec)) != NULL)
+	if ((msg = (strings ? jmembers : jmetrics)(res.out, res.outlen, &m)) != NULL)
 		sidefail(s, round, msg, &res);
-	for (i = 0; i < rec.n; i++) {
-		const struct jfield *f = &rec.field[i];
+	for (i = 0; i < m.n; i++) {
+		const struct jfield *f = &m.field[i];
 
 		if (iskey(f, "side") || iskey(f, "round") || iskey(f, "slot") || iskey(f, "load") ||
-		    (pressurepath != NULL && iskey(f, "pressure")) ||
+		    (gauges.pressurepath != NULL && iskey(f, "pressure")) ||
 		    (maxthreads > 0 && iskey(f, "threads")) ||
 		    (notediscards && maxload > 0 && iskey(f, "discarded"))) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
@@ -480,32 +324,32 @@ runside(const struct side *s, long round, size_t slot)
 	}
 	load = gauge = readload();
 	fmt_double(num, load);
-	raddf("{\"side\":\"%s\"", s->name);
-	radd(s->extra, s->extralen);
-	raddf(",\"round\":%ld,\"slot\":%zu,\"load\":%s", round, slot, num);
-	if (pressurepath != NULL) {
+	buf_printf(&held, "{\"side\":\"%s\"", s->name);
+	buf_add(&held, s->extra.p, s->extra.n);
+	buf_printf(&held, ",\"round\":%ld,\"slot\":%zu,\"load\":%s", round, slot, num);
+	if (gauges.pressurepath != NULL) {
 		gauge = readpressure();
 		fmt_double(num, gauge);
-		raddf(",\"pressure\":%s", num);
+		buf_printf(&held, ",\"pressure\":%s", num);
 	}
 	if (maxthreads > 0)
-		raddf(",\"threads\":%d", res.threads);
+		buf_printf(&held, ",\"threads\":%d", res.threads);
 	if (notediscards && maxload > 0)
-		raddf(",\"discarded\":%ld", discards);
-	for (i = 0; i < rec.n; i++) {
-		const struct jfield *f = &rec.field[i];
+		buf_printf(&held, ",\"discarded\":%ld", discards);
+	for (i = 0; i < m.n; i++) {
+		const struct jfield *f = &m.field[i];
 
-		radd(",\"", 2);
-		radd(f->key, f->keylen);
-		radd("\":", 2);
+		buf_add(&held, ",\"", 2);
+		buf_add(&held, f->key, f->keylen);
+		buf_add(&held, "\":", 2);
 		if (f->type == J_STRING)
-			radd("\"", 1);
-		radd(f->raw, f->rawlen);
+			buf_add(&held, "\"", 1);
+		buf_add(&held, f->raw, f->rawlen);
 		if (f->type == J_STRING)
-			radd("\"", 1);
+			buf_add(&held, "\"", 1);
 	}
-	radd("}\n", 2);
-	jrecord_free(&rec);
+	buf_add(&held, "}\n", 2);
+	jrecord_free(&m);
 	proc_result_free(&res);
 	return gauge;
 }
@@ -532,9 +376,9 @@ deferred(long round, const char *how, double gauge, double n)
 		    round, gaugename(), gbuf, mbuf, nbuf);
 	erase();
 	warnmsg("%s", msg);
-	rlen = 0;
-	raddf("{\"error\":\"%s\",\"deferred\":true,\"round\":%ld,\"gate\":\"%s\",\"%s\":%s,\"maxload\":%s,\"%s\":%s}\n",
-	    msg, round, how, pressurepath != NULL ? "pressure" : "load", gbuf, mbuf,
+	held.n = 0;
+	buf_printf(&held, "{\"error\":\"%s\",\"deferred\":true,\"round\":%ld,\"gate\":\"%s\",\"%s\":%s,\"maxload\":%s,\"%s\":%s}\n",
+	    msg, round, how, gauges.pressurepath != NULL ? "pressure" : "load", gbuf, mbuf,
 	    strcmp(how, "wait") == 0 ? "waited_s" : "retries", nbuf);
 	rflush();
 	exit(2);
@@ -571,7 +415,7 @@ addmember(const char *arg)
 {
 	const char *colon = strchr(arg, ':'), *eq;
 	struct side *s = NULL;
-	size_t i, keylen, saved;
+	size_t i, keylen;
 
 	if (colon == NULL || (eq = strchr(colon, '=')) == NULL)
 		die("-a %s: expected name:key=value", arg);
@@ -593,17 +437,11 @@ addmember(const char *arg)
 	s->keys[s->nkeys] = xmalloc(keylen + 1);
 	memcpy(s->keys[s->nkeys], colon + 1, keylen);
 	s->keys[s->nkeys++][keylen] = '\0';
-	/* Built in the record buffer, which is empty before the first run. */
-	saved = rlen;
-	radd(",\"", 2);
-	raddesc(colon + 1, keylen);
-	radd("\":\"", 3);
-	raddesc(eq + 1, strlen(eq + 1));
-	radd("\"", 1);
-	s->extra = xrealloc(s->extra, s->extralen + rlen - saved);
-	memcpy(s->extra + s->extralen, rbuf + saved, rlen - saved);
-	s->extralen += rlen - saved;
-	rlen = saved;
+	buf_add(&s->extra, ",\"", 2);
+	buf_esc(&s->extra, colon + 1, keylen);
+	buf_add(&s->extra, "\":\"", 3);
+	buf_esc(&s->extra, eq + 1, strlen(eq + 1));
+	buf_add(&s->extra, "\"", 1);
 }
 
 static void
@@ -657,7 +495,7 @@ main(int argc, char *argv[])
 		"VECLIB_MAXIMUM_THREADS"
 	};
 	long cpu = -1, rounds = 3, retries = 10, used = 0, first = 1, round;
-	const char *outpath = NULL, *err, *env;
+	const char *outpath = NULL, *err;
 	char lbuf[32], gbuf[32];
 	char **members;
 	double load = 0;
@@ -736,19 +574,9 @@ main(int argc, char *argv[])
 	free(members);
 	order = xmalloc(nsides * sizeof *order);
 
-	if (pressure) {
-		if ((env = getenv("PERFGATE_PRESSURE")) != NULL && *env != '\0')
-			pressurepath = env;
-		else
-			pressurepath = "/proc/pressure/cpu";
-		/* Read once now: a kernel without PSI is a usage error, not a failed round. */
-		readpressure();
-	}
-	/* The file's two decimals, not getloadavg's binary fixed point. */
-	if ((env = getenv("PERFGATE_LOADAVG")) != NULL && *env != '\0')
-		loadpath = env;
-	else if (access("/proc/loadavg", R_OK) == 0)
-		loadpath = "/proc/loadavg";
+	/* Read once now: a kernel without PSI is a usage error, not a failed round. */
+	if ((err = gauge_open(&gauges, pressure)) != NULL)
+		die("%s", err);
 	/* Sides run on one core: a library that spawns threads would not. */
 	for (i = 0; i < sizeof threadvars / sizeof threadvars[0]; i++)
 		if (setenv(threadvars[i], "1", 1) != 0)
@@ -795,7 +623,7 @@ main(int argc, char *argv[])
 			if (maxload <= 0 || load < maxload)
 				break;
 			/* The round ran on a loaded machine: drop it and run it again. */
-			rlen = 0;
+			held.n = 0;
 			if (used == retries)
 				deferred(round, "retries", load, (double)retries);
 			used++;
@@ -812,13 +640,13 @@ main(int argc, char *argv[])
 	for (i = 0; i < nsides; i++) {
 		free(sides[i].name);
 		free(sides[i].script);
-		free(sides[i].extra);
+		free(sides[i].extra.p);
 		while (sides[i].nkeys > 0)
 			free(sides[i].keys[--sides[i].nkeys]);
 		free(sides[i].keys);
 	}
 	free(sides);
 	free(order);
-	free(rbuf);
+	free(held.p);
 	return fshut(out, outname);
 }

@@ -1,68 +1,14 @@
 /*
  * perfjson: read the reference benchmarks' document back (perfjson.h).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "jsonl.h"
 #include "perfjson.h"
 #include "util.h"
-
-void
-buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-}
-
-void
-buf_puts(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
-}
-
-void
-buf_printf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	buf_add(b, s, (size_t)n);
-	free(s);
-}
-
-/* s as a JSON string, quotes included. */
-void
-buf_str(struct buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			buf_printf(b, "\\%c", *s);
-		else if (*s == '\n')
-			buf_puts(b, "\\n");
-		else if ((unsigned char)*s < 0x20)
-			buf_printf(b, "\\u%04x", (unsigned)(unsigned char)*s);
-		else
-			buf_add(b, s, 1);
-	}
-	buf_puts(b, "\"");
-}
 
 /* A JSON string's raw body, unescaped, as a new string. */
 char *

@@ -1,6 +1,6 @@
 /*
  * perfjson: the reference benchmarks' document, docs/perf.json, read back
- * (perfdoc(1) has its schema), and the growing strings it is written with.
+ * (perfdoc(1) has its schema).
  * A reader meets a bad document with "perfdoc: FILE: what" and exit 2.
  */
 #ifndef PERFGATE_PERFJSON_H
@@ -8,21 +8,10 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "jsonl.h"
 
 #define PERFJSON_SCHEMA 1
-
-/* A growing string. */
-struct buf {
-	char *p;
-	size_t n, cap;
-};
-
-void buf_add(struct buf *b, const char *s, size_t n);
-void buf_puts(struct buf *b, const char *s);
-void buf_printf(struct buf *b, const char *fmt, ...);
-/* s as a JSON string, quotes included, escaped. */
-void buf_str(struct buf *b, const char *s);
 
 /* A JSON string's raw body, unescaped, as a new string to free(). */
 char *json_unescape(const char *raw, size_t len);

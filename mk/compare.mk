@@ -66,23 +66,28 @@ COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) bench/numpy_worker.py --about
 COMPARE_PREREQ = compare-sides
 endif
 
-export COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES COMPARE_CASES \
-    COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
-    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME
-$(foreach s,$(COMPARE_SIDES),$(eval export COMPARE_CMD_$(s) COMPARE_VERSION_$(s) \
-    COMPARE_CFLAGS_$(s) COMPARE_SOURCE_$(s) COMPARE_ABOUT_$(s)))
+# compare.sh's environment, given to its recipe alone: exported, the
+# variables would be expanded (NumPy looked for) in every recipe of the
+# including Makefile.
+compare_q = '$(subst ','\'',$(1))'
+COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES \
+    COMPARE_CASES COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
+    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME,$(v)=$(call compare_q,$($(v)))) \
+    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CFLAGS SOURCE ABOUT,\
+    COMPARE_$(k)_$(s)=$(call compare_q,$(COMPARE_$(k)_$(s)))))
 
 .PHONY: compare compare-check compare-table compare-drafts compare-sides
 
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
 compare: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
-	@sh $(COMPARE_MK_DIR)/compare.sh
+	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh
 
 # The kata's two C sides, built every time: a build is a fraction of a
 # second, and a KATA or CC given on the command line must never meet a
 # binary built from another.
 compare-sides:
+	@test -n '$(COMPARE_PYTHON)' || { echo "compare: no python3 on PATH, nor /usr/bin/python3, imports numpy: apt-get install python3-numpy" >&2; exit 2; }
 	@mkdir -p $(COMPARE_DIR)/kata $(COMPARE_DIR)/plain
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
 	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/bench bench/bench.c kata/plain.c -lm

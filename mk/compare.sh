@@ -40,8 +40,9 @@ if [ "${RESUME:-0}" = 1 ]; then
 fi
 
 # The load gate: CPU pressure where the kernel has it (or a test fakes it),
-# else the load average.
-if [ -n "${PERFGATE_PRESSURE-}" ] || [ -r /proc/pressure/cpu ]; then
+# else the load average (or a faked one, when the pressure is not faked).
+if [ -n "${PERFGATE_PRESSURE-}" ] ||
+    { [ -z "${PERFGATE_LOADAVG-}" ] && [ -r /proc/pressure/cpu ]; }; then
 	gauge=pressure maxload=$COMPARE_MAXPRESSURE gate="-p -l $maxload"
 else
 	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
@@ -54,12 +55,11 @@ dirty=$( { git diff HEAD -- . ":(exclude)$doc" ":(exclude)$COMPARE_TABLE" 2>/dev
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
     -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
     -n "rounds=$COMPARE_ROUNDS" -m "gauge=$gauge" -n "maxload=$maxload"
-list= alt=
+list=
 for s in $COMPARE_SIDES; do
 	list=${list:+$list,}$s
 	cmd=$(side_var "$s" CMD)
 	[ -n "$cmd" ] || { say "side $s: COMPARE_CMD_$s is empty"; exit 2; }
-	alt="$alt $s"
 	v=$(side_var "$s" VERSION)
 	if [ -n "$v" ]; then
 		v=$(sh -c "$v" 2>&1 | head -n 1)

@@ -70,6 +70,19 @@ fake() {
 	[ ! -e docs/perf-table.md ]
 }
 
+@test "compare: a faked load average gates when the pressure is not faked" {
+	unset PERFGATE_PRESSURE
+	export PERFGATE_LOADAVG=$BATS_TEST_TMPDIR/loadavg
+	echo '0.50 0.50 0.50 1/100 1' >"$PERFGATE_LOADAVG"
+	run -0 --separate-stderr fake compare COMPARE_MAXLOAD=3 COMPARE_CASES=alpha
+	jq -e '.run.gauge == "load" and .run.maxload == 3 and .rows[0].load == [0.5,0.5]' docs/perf.json
+	rm -f docs/perf.json
+	echo '5.00 5.00 5.00 1/100 1' >"$PERFGATE_LOADAVG"
+	run -2 --separate-stderr fake compare COMPARE_MAXLOAD=3 COMPARE_CASES=alpha
+	[[ $stderr == *"alternate: round 1: the load gate stayed closed: load average 5 still at or above 3 after 0.5 s"* ]]
+	[ ! -e docs/perf.json ]
+}
+
 @test "compare: RESUME=1 on another compiler is refused, naming the field and both values" {
 	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -0 --separate-stderr fake compare
 	cp docs/perf.json before.json
@@ -107,6 +120,10 @@ fake() {
 	[ "${stderr_lines[0]}" = "perfdoc: docs/perf-table.md:$line: not what docs/perf.json generates (make compare-table writes it)" ]
 	[ "${stderr_lines[1]}" = "  expected: | alpha | 100 (100–100) | 200 (200–200) | 0.5 faster | fastest |" ]
 	[ "${stderr_lines[2]}" = "  found:    | alpha | 100 (100–100) | 200 (200–200) | 0.4 faster | fastest |" ]
+	# The table is made again from the document, never typed.
+	run -0 --separate-stderr fake compare-table
+	run -0 --separate-stderr fake compare-check
+	run -1 grep -q '0.4 faster' docs/perf-table.md
 }
 
 @test "compare: compare-drafts drafts the slower rows only, and files nothing" {
