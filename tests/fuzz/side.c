@@ -81,7 +81,42 @@ plainname(const char *s, size_t n)
 	return 1;
 }
 
-/* What raddesc should make of s: the bytes, each one that is not UTF-8 as U+FFFD. */
+/* The length of the UTF-8 sequence at p, decoded and range-checked; 0 if there is none. */
+static size_t
+seqlen(const unsigned char *p, const unsigned char *end)
+{
+	unsigned long cp, min;
+	size_t n, i;
+
+	if (*p < 0x80)
+		return 1;
+	if ((*p & 0xE0) == 0xC0) {
+		n = 2;
+		cp = *p & 0x1F;
+		min = 0x80;
+	} else if ((*p & 0xF0) == 0xE0) {
+		n = 3;
+		cp = *p & 0x0F;
+		min = 0x800;
+	} else if ((*p & 0xF8) == 0xF0) {
+		n = 4;
+		cp = *p & 0x07;
+		min = 0x10000;
+	} else
+		return 0;
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+/* What buf_esc should make of s: the bytes, each one that is not UTF-8 as U+FFFD. */
 static size_t
 expect_text(const char *s, size_t n, char *out)
 {
@@ -89,7 +124,7 @@ expect_text(const char *s, size_t n, char *out)
 	size_t len, k = 0;
 
 	while (p < end) {
-		if ((len = utf8len(p, end)) == 0) {
+		if ((len = seqlen(p, end)) == 0) {
 			memcpy(out + k, "\xEF\xBF\xBD", 3);
 			k += 3;
 			p++;
@@ -103,21 +138,21 @@ expect_text(const char *s, size_t n, char *out)
 }
 
 /*
- * Are keys a and b written alike (raddesc's output, which the records and
+ * Are keys a and b written alike (buf_esc's output, which the records and
  * the metrics' keys, compared as written, see)? Two keys written alike
  * would be one key twice in every record.
  */
 static int
 samewritten(const char *a, size_t alen, const char *b, size_t blen)
 {
-	size_t saved = rlen, m;
+	struct buf x = { 0 }, y = { 0 };
 	int same;
 
-	raddesc(a, alen);
-	m = rlen - saved;
-	raddesc(b, blen);
-	same = rlen - saved - m == m && memcmp(rbuf + saved, rbuf + saved + m, m) == 0;
-	rlen = saved;
+	buf_esc(&x, a, alen);
+	buf_esc(&y, b, blen);
+	same = x.n == y.n && (x.n == 0 || memcmp(x.p, y.p, x.n) == 0);
+	free(x.p);
+	free(y.p);
 	return same;
 }
 
@@ -127,15 +162,15 @@ check_record(const struct side *s, char **keys, char **vals, size_t nkv)
 {
 	static struct jrecord rec;
 	char *line, *want, *got;
-	size_t len = strlen(s->name) + s->extralen + 16, i, n, m;
+	size_t len = strlen(s->name) + s->extra.n + 16, i, n, m;
 	const char *err;
 
 	line = malloc(len);
 	FUZZ_CHECK(line != NULL, "malloc");
 	n = (size_t)snprintf(line, len, "{\"side\":\"%s\"", s->name);
-	if (s->extralen > 0)
-		memcpy(line + n, s->extra, s->extralen);
-	n += s->extralen;
+	if (s->extra.n > 0)
+		memcpy(line + n, s->extra.p, s->extra.n);
+	n += s->extra.n;
 	line[n++] = '}';
 	err = jparse(line, n, &rec);
 	FUZZ_CHECK(err == NULL, "side %s: the record head %.*s is %s", s->name, (int)n, line, err);
@@ -182,7 +217,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sides = xmalloc(MAXARGS * sizeof *sides);
 	nsides = 0;
-	rlen = 0;
 	for (i = 0; i < narg; i++) {
 		const char *a = arg[i], *eq, *colon = NULL;
 		struct side *s = NULL;
@@ -243,7 +277,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(sides[i].keys[k]);
 		}
 		free(sides[i].keys);
-		free(sides[i].extra);
+		free(sides[i].extra.p);
 		free(sides[i].name);
 		free(sides[i].script);
 	}
