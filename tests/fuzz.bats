@@ -9,13 +9,18 @@
 
 load common
 
+# Builds of its own, apart from a make fuzz that may run meanwhile.
+setup() {
+	export FUZZ_OUT=$BATS_FILE_TMPDIR/fuzz
+}
+
 # replay TARGET [OPEN]: TARGET passes every input; OPEN, the check message
 # of a bug still open (tests/README.md), makes a failure with that message
 # a skip, so that the open bug shows in every run but fails nothing else.
 replay() {
 	cd "$TOP"
 	run --separate-stderr sh tests/fuzz/run.sh -r "$1"
-	if [ "$status" -ne 0 ] && [ -n "${2:-}" ] && grep -qaE -- "$2" "build/fuzz/replay/$1.log"; then
+	if [ "$status" -ne 0 ] && [ -n "${2:-}" ] && grep -qaE -- "$2" "$FUZZ_OUT/replay/$1.log"; then
 		skip "open bug (tests/README.md): $2"
 	fi
 	[ "$status" -eq 0 ]
@@ -67,7 +72,7 @@ replay() {
 		[ -e "$f" ] || continue
 		t=$(basename "$(dirname "$f")")
 		run sh tests/fuzz/run.sh -r "$t"
-		run build/fuzz/replay/"$t" "$f"
+		run "$FUZZ_OUT/replay/$t" "$f"
 		[ "$status" -ne 0 ] || { echo "$f passes now: git mv it to tests/fuzz/crashes/$t/"; false; }
 	done
 }

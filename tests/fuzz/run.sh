@@ -18,9 +18,10 @@
 # tests/fuzz/crashes/NAME/, where the replay test runs it from then on.
 # Prints a table (also build/fuzz/table.md): executions, exec/s, coverage
 # (libFuzzer: edges; AFL++: bitmap), corpus (paths), crashes. Exit 0, 1 if
-# a target crashed, 2 if something could not be built or run.
+# a target crashed, 2 if something could not be built or run. FUZZ_OUT
+# moves build/fuzz elsewhere.
 cd "$(dirname "$0")/../.." || exit 2
-out=build/fuzz
+out=${FUZZ_OUT:-build/fuzz}
 secs=${FUZZ_S:-10}
 runs=${FUZZ_RUNS:-}
 engine=${FUZZ_ENGINE:-libfuzzer}
