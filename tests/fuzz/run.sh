@@ -157,7 +157,7 @@ for t in $targets; do
 		ASAN_OPTIONS=$(asanopts "$t") "$out/bin/$t" $limit -max_len="$(maxlen "$t")" -timeout=10 -rss_limit_mb=2048 \
 		    -print_final_stats=1 -artifact_prefix="$out/crashes/$t/" \
 		    "$out/corpus/$t" "tests/fuzz/corpus/$t" "tests/fuzz/badinput/$t" >"$log" 2>&1
-		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 		# A crash ends the run before the final statistics: take the last status line.
 		[ -n "$execs" ] || execs=$(grep -E '^#[0-9]+[[:space:]]+[A-Z]' "$log" | tail -n 1 | sed 's/^#\([0-9]*\).*/\1/')
 		[ -n "$execs" ] || execs=0
