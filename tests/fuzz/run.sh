@@ -103,7 +103,7 @@ if [ $mode = merge ]; then
 		build "$t" || exit 2
 		rm -rf "$out/merged"
 		mkdir -p "$out/merged" "$out/corpus/$t" "tests/fuzz/corpus/$t"
-		ASAN_OPTIONS=$(asanopts "$t") "$out/bin/$t" -merge=1 -max_len="$(maxlen "$t")" "$out/merged" \
+		ASAN_OPTIONS=$(asanopts "$t") "$out/bin/$t" -merge=1 -artifact_prefix="$out/" -max_len="$(maxlen "$t")" "$out/merged" \
 		    "tests/fuzz/corpus/$t" "$out/corpus/$t" >"$out/$t.merge.log" 2>&1 || { tail "$out/$t.merge.log" >&2; exit 2; }
 		rm -f "tests/fuzz/corpus/$t"/*
 		cp "$out/merged"/* "tests/fuzz/corpus/$t/"
