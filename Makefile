@@ -160,3 +160,10 @@ distcheck: dist
 	$(MAKE) -C build/distcheck/$(DISTNAME) all check lint-man
 	build/distcheck/$(DISTNAME)/bin/plotrounds -V
 	rm -rf build/distcheck
+
+# Fuzz every parser FUZZ_S seconds a target with sanitizers on, and print
+# executions, coverage and crashes per target (tests/fuzz/run.sh).
+FUZZ_S = 10
+.PHONY: fuzz
+fuzz:
+	@FUZZ_S='$(FUZZ_S)' sh tests/fuzz/run.sh

@@ -1,0 +1,217 @@
+#!/usr/bin/env bats
+# Bad input as a user sees it, across the tools: every bad input of the
+# fuzz seeds (tests/fuzz/badinput, tests/fuzz/corpus) is exit 2 with one
+# line on stderr naming the file and line (or the run, for a benchmark's
+# stdout); a write error on stdout is exit 2; SIGINT during a gate leaves
+# no process and no half-written record. The tools' own files test each
+# message; these tests sweep every input the fuzzers keep.
+#
+# A test that meets a bug still open (tests/README.md, "Open") skips,
+# naming it, and runs in full once the bug is fixed.
+
+load common
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	F=$TOP/tests/fuzz
+}
+
+# Lines in file $1, a last line without '\n' counted.
+nlines() {
+	awk 'END { print NR }' "$1"
+}
+
+@test "minjson: every bad record of the fuzz seeds is exit 2, nothing on stdout, one line naming file and line" {
+	n=0
+	for f in "$F"/badinput/jsonl/* "$F"/corpus/jsonl/*; do
+		[ -f "$f" ] || continue
+		run --separate-stderr minjson "$f"
+		[ "$status" -eq 0 ] && continue
+		[ "$status" -eq 2 ] || { echo "$f: exit $status"; false; }
+		[ -z "$output" ] || { echo "$f: stdout $output"; false; }
+		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$f: $stderr"; false; }
+		if [[ $stderr =~ ^minjson:\ "$f":([0-9]+):\ .+$ ]]; then
+			[ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le "$(nlines "$f")" ] ||
+			    { echo "$f: no such line: $stderr"; false; }
+		else
+			[ "$stderr" = "minjson: no records" ] || { echo "$f: $stderr"; false; }
+		fi
+		n=$((n + 1))
+	done
+	[ "$n" -ge 30 ]
+}
+
+# cmpbudget's own verdict errors (a metric missing on a side) come with the
+# table; a bad file is one line alone.
+@test "cmpbudget: every bad record of the fuzz seeds is exit 2 with one line naming file and line" {
+	n=0
+	for f in "$F"/badinput/jsonl/* "$F"/corpus/jsonl/*; do
+		[ -f "$f" ] || continue
+		run --separate-stderr cmpbudget -b "$DATA/cmpbudget/budget.toml" "$f"
+		[[ $stderr =~ (^|$'\n')cmpbudget:\ "$f":([0-9]+):\ [^$'\n']+ ]] || continue
+		[ "$status" -eq 2 ] || { echo "$f: exit $status"; false; }
+		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$f: $stderr"; false; }
+		[ "${BASH_REMATCH[2]}" -ge 1 ] && [ "${BASH_REMATCH[2]}" -le "$(nlines "$f")" ] ||
+		    { echo "$f: no such line: $stderr"; false; }
+		[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .verdict)" = error ] || { echo "$f: $output"; false; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 30 ]
+}
+
+@test "cmpbudget: every bad budget file of the fuzz seeds is exit 2 with one line naming file and line" {
+	n=0
+	for f in "$F"/badinput/budget/* "$F"/corpus/budget/*; do
+		[ -f "$f" ] || continue
+		run --separate-stderr cmpbudget -b "$f" "$DATA/cmpbudget/worked.jsonl"
+		[[ $stderr == *"cmpbudget: $f:"* ]] || continue
+		[ "$status" -eq 2 ] || { echo "$f: exit $status"; false; }
+		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$f: $stderr"; false; }
+		if [[ $stderr =~ ^cmpbudget:\ "$f":([0-9]+):\ .+$ ]]; then
+			[ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le "$(nlines "$f")" ] ||
+			    { echo "$f: no such line: $stderr"; false; }
+		else
+			[ "$stderr" = "cmpbudget: $f: no [budget] section" ] || { echo "$f: $stderr"; false; }
+		fi
+		n=$((n + 1))
+	done
+	[ "$n" -ge 20 ]
+}
+
+@test "bestof: every bad metrics line of the fuzz seeds is exit 2 with one line naming the run" {
+	n=0
+	for f in "$F"/badinput/jmetrics/* "$F"/corpus/jmetrics/* "$F"/badinput/jsonl/*; do
+		[ -f "$f" ] || continue
+		run --separate-stderr bestof -w 0 -n 1 cat "$f"
+		[ "$status" -eq 0 ] && continue
+		[ "$status" -eq 2 ] && [ -z "$output" ] || { echo "$f: exit $status, $output"; false; }
+		[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == "bestof: run 1: "?* ]] || { echo "$f: $stderr"; false; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 20 ]
+}
+
+@test "bestof: a duplicate key on the metrics line is named, once" {
+	run -2 --separate-stderr bestof -w 0 -n 1 printf '{"a": 1, "a": 2}\n'
+	if [[ $stderr == *"JSON object: last stdout line"* ]]; then
+		skip "open bug (tests/README.md): jmetrics writes its message over jparse's"
+	fi
+	[ "$stderr" = 'bestof: run 1: last stdout line is not a JSON object: duplicate key "a"' ]
+}
+
+@test "alternate: two -a keys that are written alike are refused, not written twice" {
+	run --separate-stderr alternate -r 1 -a $'a:k\xff=1' -a $'a:k\xfe=2' a='echo {\"t\":1}'
+	if [ "$status" -eq 0 ] && [[ $output == *'"k\ufffd":"1","k\ufffd":"2"'* ]]; then
+		skip "open bug (tests/README.md): -a keys are compared before they are escaped"
+	fi
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "alternate: -a a:k"* ]]
+}
+
+@test "alternate: a metric written like a key of -a clashes with it" {
+	run --separate-stderr alternate -r 1 -a 'a:x"y=1' a="echo '{\"x\\\"y\":1}'"
+	if [ "$status" -eq 0 ] && [[ $output == *'"x\"y":"1"'*'"x\"y":1'* ]]; then
+		skip "open bug (tests/README.md): a metric's key, as written, is compared with -a's unescaped"
+	fi
+	[ "$status" -eq 2 ]
+	[ "$stderr" = 'alternate: side a, round 1: metric "x\"y" clashes with a member given by -a' ]
+}
+
+@test "perfdoc: a row that is not an object is refused, the rows after it not dropped" {
+	sed '10s/^/[],/' "$DATA/perfdoc/perf.json" >"$T/perf.json"
+	run --separate-stderr perfdoc -t "$T/perf.json"
+	if [ "$status" -eq 0 ] && [ "$(printf '%s\n' "$output" | grep -c '^| ')" -lt 4 ]; then
+		skip "open bug (tests/README.md): json_nextitem skips an element's '['"
+	fi
+	[ "$status" -eq 2 ]
+	[[ $stderr == "perfdoc: $T/perf.json: row 1: "* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "perfdoc: a write error on stdout is exit 2" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -2 --separate-stderr sh -c 'perfdoc -t "$1" >/dev/full' sh "$TOP/docs/perf.json"
+	[ "$stderr" = "perfdoc: write <stdout>: No space left on device" ]
+}
+
+# The fixed benchmark of gate.bats: prints $T/$side's line; while $T/hold
+# exists it first waits 30 s, having made $T/started.
+held_bench() {
+	cat > "$T/fixed.c" <<C
+#include <stdio.h>
+#include <unistd.h>
+extern const char line[];
+int main(void)
+{
+	FILE *f = fopen("$T/started", "w");
+
+	if (f != NULL)
+		fclose(f);
+	if (access("$T/hold", F_OK) == 0)
+		sleep(30);
+	puts(line);
+	return 0;
+}
+C
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	printf 'const char line[] = "{\\"x_ns\\":8.0}";\n' > "$T/base.c"
+	cp "$T/base.c" "$T/head.c"
+}
+
+gate_args() {
+	echo GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$T/g"
+}
+
+@test "perfgate: a write error on stdout is exit 2" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	unset MAKEFLAGS MFLAGS MAKELEVEL
+	cd "$TOP"
+	held_bench
+	run --separate-stderr sh -c 'perfgate "$@" >/dev/full' sh $(gate_args)
+	if [ "$status" -eq 0 ]; then
+		skip "open bug (tests/README.md): perfgate loses tee's write error"
+	fi
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"No space left on device"* ]]
+}
+
+@test "gate: SIGINT during a measurement leaves no process and no half-written record; the next gate completes" {
+	unset MAKEFLAGS MFLAGS MAKELEVEL
+	cd "$TOP"
+	held_bench
+	touch "$T/hold"
+	# As a terminal's ^C: SIGINT to the gate's whole process group, in a
+	# session of its own (a background job of a script ignores SIGINT).
+	/usr/bin/python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' perfgate $(gate_args) >"$T/out" 2>"$T/err" &
+	pid=$!
+	for i in $(seq 600); do
+		[ -e "$T/started" ] && break
+		sleep 0.2
+	done
+	[ -e "$T/started" ]
+	kill -INT -- -"$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 130 ] || { cat "$T/err"; false; }
+	# Nothing of the session survives, the benchmark in its own group included.
+	for i in $(seq 50); do
+		pgrep -s "$pid" >/dev/null || break
+		sleep 0.2
+	done
+	run -1 pgrep -s "$pid"
+	# No temporary file, and every record file holds whole records.
+	[ -z "$(find "$T/g" -name '*.tmp*')" ]
+	for f in $(find "$T/g" -name '*.jsonl'); do
+		[ ! -s "$f" ] || [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ]
+		jq -c . "$f" >/dev/null
+	done
+	[ ! -e "$T/g/verdict.jsonl" ]
+	# Make trusts nothing half done: the next gate measures and decides.
+	rm -f "$T/hold"
+	run -0 --separate-stderr perfgate $(gate_args)
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .verdict)" = ok ]
+}

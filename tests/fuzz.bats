@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# fuzz: every committed fuzz input through every fuzz target, without a
+# fuzzer: the bad inputs of the bats tests (tests/fuzz/badinput), the
+# minimized corpora (tests/fuzz/corpus) and every crash a fuzzer found
+# (tests/fuzz/crashes). Each target is built with gcc under
+# AddressSanitizer and UndefinedBehaviorSanitizer, and checks more than
+# "no crash" (see the head of each tests/fuzz/TARGET.c). Fuzzing itself is
+# make fuzz (tests/fuzz/run.sh).
+
+load common
+
+# Builds of its own, apart from a make fuzz that may run meanwhile.
+setup() {
+	export FUZZ_OUT=$BATS_FILE_TMPDIR/fuzz
+}
+
+# replay TARGET [OPEN]: TARGET passes every input; OPEN, the check message
+# of a bug still open (tests/README.md), makes a failure with that message
+# a skip, so that the open bug shows in every run but fails nothing else.
+replay() {
+	cd "$TOP"
+	run --separate-stderr sh tests/fuzz/run.sh -r "$1"
+	if [ "$status" -ne 0 ] && [ -n "${2:-}" ] && grep -qaE -- "$2" "$FUZZ_OUT/replay/$1.log"; then
+		skip "open bug (tests/README.md): $2"
+	fi
+	[ "$status" -eq 0 ]
+	[[ "$output" == "fuzz: $1: "*" inputs" ]]
+}
+
+@test "fuzz: jsonl (jparse, jparse_like, strtod, jescape round trip) passes every committed input" {
+	replay jsonl
+}
+
+@test "fuzz: number (jparse's numbers, fmt_double) passes every committed input" {
+	replay number
+}
+
+@test "fuzz: jreader passes every committed input" {
+	replay jreader
+}
+
+@test "fuzz: jmetrics passes every committed input" {
+	replay jmetrics 'jmetrics says last stdout line is not a JSON object: last stdout line'
+}
+
+@test "fuzz: budget (budget_load, written again and read again) passes every committed input" {
+	replay budget
+}
+
+@test "fuzz: benchenv (bench.h's environment, BENCH_CASES) passes every committed input" {
+	replay benchenv
+}
+
+@test "fuzz: side (alternate's name=command and -a name:key=value) passes every committed input" {
+	replay side 'is duplicate key|: taken 1, want 0 \('
+}
+
+@test "fuzz: perfjson (perf.json's reader) passes every committed input" {
+	replay perfjson 'the reference cuts'
+}
+
+@test "fuzz: names (minjson's name table) passes every committed input" {
+	replay names
+}
+
+# An input in tests/fuzz/open/TARGET/ crashes TARGET through a bug not yet
+# fixed (tests/README.md says where). Once it passes, it is a regression
+# input: move it to tests/fuzz/crashes/TARGET/.
+@test "fuzz: the open bugs' inputs still fail (move one to tests/fuzz/crashes once fixed)" {
+	cd "$TOP"
+	for f in tests/fuzz/open/*/*; do
+		[ -e "$f" ] || continue
+		t=$(basename "$(dirname "$f")")
+		run sh tests/fuzz/run.sh -r "$t"
+		run "$FUZZ_OUT/replay/$t" "$f"
+		[ "$status" -ne 0 ] || { echo "$f passes now: git mv it to tests/fuzz/crashes/$t/"; false; }
+	done
+}
