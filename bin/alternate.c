@@ -416,7 +416,8 @@ addmember(const char *arg)
 {
 	const char *colon = strchr(arg, ':'), *eq;
 	struct side *s = NULL;
-	size_t i, keylen;
+	struct buf key = { 0 };
+	size_t i;
 
 	if (colon == NULL || (eq = strchr(colon, '=')) == NULL)
 		die("-a %s: expected name:key=value", arg);
@@ -426,20 +427,22 @@ addmember(const char *arg)
 			s = &sides[i];
 	if (s == NULL)
 		die("-a %s: no side named %.*s", arg, (int)(colon - arg), arg);
-	keylen = (size_t)(eq - colon - 1);
-	if (keylen == 0)
+	if (eq == colon + 1)
 		die("-a %s: empty key", arg);
+	/*
+	 * Kept and compared as written, escaped, as metrics' keys are: two keys
+	 * that escape alike would be one key twice in every record.
+	 */
+	buf_esc(&key, colon + 1, (size_t)(eq - colon - 1));
 	for (i = 0; i < sizeof ownkeys / sizeof ownkeys[0]; i++)
-		if (keylen == strlen(ownkeys[i]) && memcmp(colon + 1, ownkeys[i], keylen) == 0)
+		if (key.n == strlen(ownkeys[i]) && memcmp(key.p, ownkeys[i], key.n) == 0)
 			die("-a %s: %s is a key of alternate's own", arg, ownkeys[i]);
-	if (takenkey(s, colon + 1, keylen))
-		die("-a %s: side %s has a member %.*s already", arg, s->name, (int)keylen, colon + 1);
+	if (takenkey(s, key.p, key.n))
+		die("-a %s: side %s has a member %s already", arg, s->name, key.p);
 	s->keys = xrealloc(s->keys, (s->nkeys + 1) * sizeof *s->keys);
-	s->keys[s->nkeys] = xmalloc(keylen + 1);
-	memcpy(s->keys[s->nkeys], colon + 1, keylen);
-	s->keys[s->nkeys++][keylen] = '\0';
+	s->keys[s->nkeys++] = key.p;
 	buf_add(&s->extra, ",\"", 2);
-	buf_esc(&s->extra, colon + 1, keylen);
+	buf_add(&s->extra, key.p, key.n);
 	buf_add(&s->extra, "\":\"", 3);
 	buf_esc(&s->extra, eq + 1, strlen(eq + 1));
 	buf_add(&s->extra, "\"", 1);

@@ -12,14 +12,14 @@
 void
 buf_add(struct buf *b, const char *s, size_t n)
 {
-	/* Nothing to add may come from a NULL pointer. */
-	if (n == 0)
-		return;
+	/* Even nothing makes b a string: read_all's text of an empty file is "". */
 	if (b->n + n + 1 > b->cap) {
 		b->cap = (b->n + n + 1) * 2;
 		b->p = xrealloc(b->p, b->cap);
 	}
-	memcpy(b->p + b->n, s, n);
+	/* Nothing to add may come from a NULL pointer. */
+	if (n > 0)
+		memcpy(b->p + b->n, s, n);
 	b->n += n;
 	b->p[b->n] = '\0';
 }

@@ -489,7 +489,11 @@ jmetrics(const char *buf, size_t len, struct jrecord *rec)
 	while (line > buf && line[-1] != '\n')
 		line--;
 	if ((err = jparse(line, (size_t)(end - line), rec)) != NULL) {
-		snprintf(msgbuf, sizeof msgbuf, "last stdout line is not a JSON object: %s", err);
+		char why[128];
+
+		/* err may be msgbuf itself (a duplicate key): copy it first. */
+		snprintf(why, sizeof why, "%s", err);
+		snprintf(msgbuf, sizeof msgbuf, "last stdout line is not a JSON object: %s", why);
 		return msgbuf;
 	}
 	for (i = 0; i < rec->n; i++) {

@@ -89,7 +89,7 @@ json_nextitem(const char **p, const char *end, const char **item, size_t *len)
 	const char *s = *p;
 	int depth = 0, instr = 0;
 
-	while (s < end && strchr("[, \t\r\n", *s) != NULL)
+	while (s < end && strchr(", \t\r\n", *s) != NULL)
 		s++;
 	if (s >= end || *s == ']')
 		return 0;

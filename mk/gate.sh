@@ -615,12 +615,19 @@ cmd_report() {
 		    "$(id_get "$dir/judge.id" budget) (sha256:$(id_get "$dir/judge.id" budget_sha256 | cut -c1-16)) and rule" >&2
 	fi
 	[ -f "$dir/verdict.txt" ] && cat "$dir/verdict.txt" >&2
-	cat "$dir/verdict.jsonl"
+	written=yes
+	cat "$dir/verdict.jsonl" || written=no
 	status=$(cat "$dir/verdict.status" 2>/dev/null)
 	case $status in
 	0|1) ;;
 	*) status=2 ;;
 	esac
+	# Records that could not be written (a full disk, /dev/full) leave the
+	# caller without an answer, whatever the verdict.
+	if [ $written = no ]; then
+		echo "gate: the records could not be written to standard output" >&2
+		status=2
+	fi
 	[ -n "$statusfile" ] && echo "$status" > "$statusfile"
 	exit "$status"
 }

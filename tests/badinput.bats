@@ -5,9 +5,6 @@
 # stdout); a write error on stdout is exit 2; SIGINT during a gate leaves
 # no process and no half-written record. The tools' own files test each
 # message; these tests sweep every input the fuzzers keep.
-#
-# A test that meets a bug still open (tests/README.md, "Open") skips,
-# naming it, and runs in full once the bug is fixed.
 
 load common
 
@@ -93,17 +90,11 @@ nlines() {
 
 @test "bestof: a duplicate key on the metrics line is named, once" {
 	run -2 --separate-stderr bestof -w 0 -n 1 printf '{"a": 1, "a": 2}\n'
-	if [[ $stderr == *"JSON object: last stdout line"* ]]; then
-		skip "open bug (tests/README.md): jmetrics writes its message over jparse's"
-	fi
 	[ "$stderr" = 'bestof: run 1: last stdout line is not a JSON object: duplicate key "a"' ]
 }
 
 @test "alternate: two -a keys that are written alike are refused, not written twice" {
 	run --separate-stderr alternate -r 1 -a $'a:k\xff=1' -a $'a:k\xfe=2' a='echo {\"t\":1}'
-	if [ "$status" -eq 0 ] && [[ $output == *'"k\ufffd":"1","k\ufffd":"2"'* ]]; then
-		skip "open bug (tests/README.md): -a keys are compared before they are escaped"
-	fi
 	[ "$status" -eq 2 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ $stderr == "alternate: -a a:k"* ]]
@@ -111,9 +102,6 @@ nlines() {
 
 @test "alternate: a metric written like a key of -a clashes with it" {
 	run --separate-stderr alternate -r 1 -a 'a:x"y=1' a="echo '{\"x\\\"y\":1}'"
-	if [ "$status" -eq 0 ] && [[ $output == *'"x\"y":"1"'*'"x\"y":1'* ]]; then
-		skip "open bug (tests/README.md): a metric's key, as written, is compared with -a's unescaped"
-	fi
 	[ "$status" -eq 2 ]
 	[ "$stderr" = 'alternate: side a, round 1: metric "x\"y" clashes with a member given by -a' ]
 }
@@ -121,9 +109,6 @@ nlines() {
 @test "perfdoc: a row that is not an object is refused, the rows after it not dropped" {
 	sed '10s/^/[],/' "$DATA/perfdoc/perf.json" >"$T/perf.json"
 	run --separate-stderr perfdoc -t "$T/perf.json"
-	if [ "$status" -eq 0 ] && [ "$(printf '%s\n' "$output" | grep -c '^| ')" -lt 4 ]; then
-		skip "open bug (tests/README.md): json_nextitem skips an element's '['"
-	fi
 	[ "$status" -eq 2 ]
 	[[ $stderr == "perfdoc: $T/perf.json: row 1: "* ]]
 	[ "${#stderr_lines[@]}" -eq 1 ]
@@ -169,9 +154,6 @@ gate_args() {
 	cd "$TOP"
 	held_bench
 	run --separate-stderr sh -c 'perfgate "$@" >/dev/full' sh $(gate_args)
-	if [ "$status" -eq 0 ]; then
-		skip "open bug (tests/README.md): perfgate loses tee's write error"
-	fi
 	[ "$status" -eq 2 ]
 	[[ $stderr == *"No space left on device"* ]]
 }

@@ -72,7 +72,7 @@ static const struct {
 	double def, min, max;
 	int whole;
 } rule[] = {
-	{ 12, 1, 1e6, 1 },
+	{ 4, 1, 1e6, 1 },	/* bench.h's defaults */
 	{ 0.003, 1e-6, 3600, 0 },
 	{ 0, 1e-6, 1e6, 0 },	/* unset: 4 x reps x min_s, not checked */
 	{ 0, 0, 1, 1 },
