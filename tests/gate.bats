@@ -540,7 +540,9 @@ C
 	run --separate-stderr make gate HEAD=build/slow/kernels.c GATEDIR="$G"
 	[ "$status" -eq 2 ]
 	[ "$(summary verdict)" = regressed ]
-	[ "$(summary 'regressed | join(",")')" = sum_ns ]
+	# sum_ns is caught; on a loaded machine an unchanged metric can drift
+	# past its budget in both blocks too, so only sum_ns is required.
+	[ "$(summary 'regressed | any(. == "sum_ns")')" = true ]
 	# perfgate gives the exact answer, from the same runs.
 	before=$(stamp "$G/runs.jsonl")
 	run --separate-stderr perfgate HEAD=build/slow/kernels.c GATEDIR="$G"
