@@ -112,7 +112,7 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh mk/noise.sh mk/counts.mk $(DESTDIR)$(DATADIR)/
+	cp -f mk/gate.mk mk/gate.sh mk/store.sh mk/noise.sh mk/counts.mk $(DESTDIR)$(DATADIR)/
 	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
 	cp -f ci/perfgate-ci.sh mk/shard.sh $(DESTDIR)$(DATADIR)/
 	cp -f bench/bench.h bench/bench_counts.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/

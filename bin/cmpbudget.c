@@ -59,7 +59,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key]"
-	    " [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
+	    " [-M metrics] [-m markdown] [-N noise] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -374,7 +374,7 @@ putident(const struct rounds *rs, enum side s)
 }
 
 static void
-records(const struct result *res, size_t nres, double conf, const struct rounds *rs,
+records(const struct result *res, size_t nres, double conf, double settle, const struct rounds *rs,
     const char *bfile)
 {
 	size_t i;
@@ -434,6 +434,8 @@ records(const struct result *res, size_t nres, double conf, const struct rounds 
 		putstr(unbudgeted[i]);
 	}
 	putchar(']');
+	if (settle >= 0 && !nerrs)
+		printf(",\"settled\":%s", judge_settled(res, nres, settle) ? "true" : "false");
 	if (rs != NULL) {
 		putident(rs, SIDE_BASE);
 		putident(rs, SIDE_HEAD);
@@ -471,7 +473,7 @@ main(int argc, char *argv[])
 	struct result *res = NULL;
 	static struct rounds rs;
 	struct report rp;
-	double conf = 0.95, noise = -1;
+	double conf = 0.95, noise = -1, settle = -1;
 	size_t i, nres = 0;
 	long n, nrec = 0;
 	int c, s, ok, status, check = 0, strict = 0, haverounds = 0;
@@ -481,7 +483,7 @@ main(int argc, char *argv[])
 	if (asks_version(argc, argv))
 		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:c:f:H:k:M:m:nr:S:s:u")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:f:H:k:M:m:N:nr:S:s:u")) != -1) {
 		switch (c) {
 		case 'B':
 			sidename[SIDE_BASE] = optarg;
@@ -500,7 +502,6 @@ main(int argc, char *argv[])
 		case 'H':
 			sidename[SIDE_HEAD] = optarg;
 			break;
-			break;
 		case 'k':
 			key = optarg;
 			break;
@@ -509,6 +510,10 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			mdfile = optarg;
+			break;
+		case 'N':
+			if ((why = parse_double(optarg, 0, 1e6, &settle)) != NULL)
+				die("-N %s: %s", optarg, why);
 			break;
 		case 'n':
 			check = 1;
@@ -601,7 +606,7 @@ main(int argc, char *argv[])
 	rp.error = nerrs ? errs[0] : NULL;
 	if (mdfile != NULL && (msg = report_markdown(mdfile, &rp)) != NULL)
 		failmsg(msg);
-	records(res, nres, conf, haverounds ? &rs : NULL, budget.sha256[0] ? bfile : NULL);
+	records(res, nres, conf, settle, haverounds ? &rs : NULL, budget.sha256[0] ? bfile : NULL);
 	if (nres > 0)
 		report_table(stderr, &rp);
 	if (nunbudgeted > 0 && !strict) {

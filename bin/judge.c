@@ -71,3 +71,23 @@ judge_paired(struct result *r, double *ratio, size_t n, double conf, double nois
 	else
 		r->outcome = O_SAME;
 }
+
+int
+judge_settled(const struct result *res, size_t n, double noise)
+{
+	size_t i;
+	int open = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+		double limit = 1 + r->e->budget;
+
+		if (!r->hasdelta || r->verdict == V_ERROR || r->e->better == BETTER_HIGHER)
+			open = 1;
+		else if (1 + r->deltav > limit * (1 + noise))
+			return 1;
+		else if (!(1 + r->deltav <= limit / (1 + noise)))
+			open = 1;
+	}
+	return n > 0 && !open;
+}

@@ -54,4 +54,14 @@ enum verdict judge_budget(const struct budget_entry *e, double base, double head
  */
 void judge_paired(struct result *r, double *ratio, size_t n, double conf, double noise);
 
+/*
+ * Whether more rounds could not change the verdict of the n results, as
+ * long as each side's statistic lies within a factor 1 + noise of its true
+ * figure (the drift make noise measures): some metric beyond its budget
+ * times 1 + noise, which no lower head can undo, or every metric within
+ * its budget divided by 1 + noise, which no lower base can undo. A
+ * higher-is-better metric, or one in error, is never settled early.
+ */
+int judge_settled(const struct result *res, size_t n, double noise);
+
 #endif

@@ -113,15 +113,15 @@ export GATE_SHARD
 GATE_BENCH_SRC ?= $(GATE_SHARE)/bench/bench.c
 GATE_INCLUDES ?= $(addprefix -I,$(sort $(abspath $(dir $(GATE_HEADERS)))))
 GATE_LDLIBS ?= -lm
-GATE_BUILD ?= $(GATE_SH) object $(GATE_SIDE)/$(basename $(GATE_FILE)).o $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
-    $(call gate_q,$(GATE_INCLUDES)) $(GATE_SIDE)/$(GATE_FILE) && \
-    $(GATE_CC) $(GATE_CFLAGS) -o $(GATE_SIDE)/bench $(GATE_DRIVER) $(GATE_SIDE)/$(basename $(GATE_FILE)).o $(GATE_LDLIBS)
+GATE_BUILD ?= $(GATE_SH) program $(GATE_SIDE)/bench $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
+    $(call gate_q,$(GATE_INCLUDES)) $(GATE_SIDE)/$(GATE_FILE) $(GATE_DRIVER) $(call gate_q,$(GATE_LDLIBS))
 
 # The default build compiles GATE_BENCH_SRC, the driver, into an object of
 # its own, again only when its content or the content of a header it
 # includes changes (gate.sh driver), and only once for both sides when they
 # share compiler and flags; each side compiles its file the same way
-# (gate.sh object) and links the two.
+# (gate.sh object) and links the two, again only when an object changed
+# (gate.sh program).
 # Objects kept by their key for every gate, as ccache keeps them.
 GATE_OBJECTS ?= build/gate-objects
 export GATE_OBJECTS

@@ -44,9 +44,13 @@ replace() {
 	if cmp -s "$1.tmp" "$1"; then rm -f "$1.tmp"; else mv -f "$1.tmp" "$1"; fi
 }
 
-sha() {
-	sha256sum < "$1" | cut -c1-64
-}
+# What is built and digested, keyed by content: sha, shas, compile,
+# cmd_program, runs_of.
+case $0 in
+*/*) gate_dir=${0%/*} ;;
+*) gate_dir=. ;;
+esac
+. "$gate_dir/store.sh"
 
 # How a side is named in messages: what the user gave, and what it is.
 describe() {
@@ -143,7 +147,7 @@ cmd_settings() {
 	# named to the benchmark in BENCH_CASES and to cmpbudget with -M.
 	cases=
 	if [ -n "${GATE_SHARD:-}" ]; then
-		cases=$(sh "$(dirname "$0")/shard.sh" "$GATE_SHARD" "$budget" 2> "$dir/shard.err") ||
+		cases=$(sh "$gate_dir/shard.sh" "$GATE_SHARD" "$budget" 2> "$dir/shard.err") ||
 			fail "$dir" both shard "$(sed 's/^shard.sh: //' "$dir/shard.err" | head -n 1)"
 	fi
 	printf 'runs %s\ntimeout %s\nalternate %s\nenv %s\ncases %s\n' "$runs" "$timeout" "$flags" \
@@ -171,9 +175,17 @@ identify() {
 	printf '%s\n' "$value" > "$dir/$side.value"
 	fail_value=$value
 	commit= dirty=
+	for f; do
+		[ -f "$f" ] || fail "$dir" "$side" identity "missing $f"
+	done
+	# One sha256sum for the side's file and the inputs.
+	[ "$kind" = file ] && set -- "$value" "$@"
+	digests=$(shas "$@")$nl || fail "$dir" "$side" identity "cannot read $*"
 	case $kind in
 	file)
-		src="sha256:$(sha "$value")" ;;
+		src="sha256:${digests%%"$nl"*}"
+		digests=${digests#*"$nl"}
+		shift ;;
 	rev)
 		commit=$(commit_of "$value") ||
 			fail "$dir" "$side" identity "no such file, directory or git revision"
@@ -187,17 +199,17 @@ identify() {
 		src=$commit${dirty:++dirty:$dirty} ;;
 	esac
 	fail_source=$src
-	ccver=$(cd /tmp && $cc --version 2>/dev/null | head -n 1)
-	[ -n "$ccver" ] || ccver=$(cd /tmp && $cc -v 2>&1 | head -n 1)
+	# The first line the compiler prints.
+	ccver=$(cd /tmp && $cc --version 2>/dev/null)
+	[ -n "$ccver" ] || ccver=$(cd /tmp && $cc -v 2>&1)
+	ccver=${ccver%%"$nl"*}
 	[ -n "$ccver" ] || fail "$dir" "$side" identity "compiler $cc prints no version"
-	for f; do
-		[ -f "$f" ] || fail "$dir" "$side" identity "missing $f"
-	done
 	{
 		printf 'side %s\nkind %s\nsource %s\ncommit %s\ndirty %s\ncc %s\ncc_version %s\ncflags %s\nbuild %s\nbench %s\n' \
 		    "$side" "$kind" "$src" "$commit" "$dirty" "$cc" "$ccver" "$cflags" "$build" "$bench"
 		for f; do
-			echo "input $(sha "$f") $f"
+			echo "input ${digests%%"$nl"*} $f"
+			digests=${digests#*"$nl"}
 		done
 	} > "$dir/$side.id"
 }
@@ -224,93 +236,12 @@ export_rev() {
 	[ -d "$sidedir" ] || fail "$dir" "$side" build "it has no directory $sidedir"
 }
 
-# runs_of BENCH: what the bench command runs, one "run SHA256 PATH" line for
-# each word of it that names a file (the executable, looked up in PATH as
-# the shell would, and any file it names: an input, a script), then one
-# "lib SHA256 PATH" line for each shared library the dynamic loader would
-# load for those files, so that a library upgraded under a side counts.
-runs_of() {
-	files=
-	first=1
-	set -f
-	# shellcheck disable=SC2086
-	set -- $1
-	set +f
-	for w; do
-		p=
-		if [ -f "$w" ]; then
-			p=$w
-		elif [ $first = 1 ]; then
-			case $w in
-			*=*) continue ;;
-			*/*) ;;
-			*) p=$(command -v -- "$w" 2>/dev/null) ;;
-			esac
-		fi
-		first=0
-		[ -n "$p" ] && [ -f "$p" ] || continue
-		echo "run $(sha "$p") $p"
-		files="$files$p
-"
-	done
-	printf '%s' "$files" | while IFS= read -r p; do
-		ldd "$p" 2>/dev/null | sed -n 's/^.*=> \(\/[^ ]*\) (0x.*$/\1/p; s/^[ 	]*\(\/[^ ]*\) (0x.*$/\1/p'
-	done | sort -u | while IFS= read -r lib; do
-		[ -f "$lib" ] && echo "lib $(sha "$lib") $lib"
-	done
-}
-
-# driver GATEDIR OUT CC CFLAGS INCLUDES SRC and object OUT CC CFLAGS
-# INCLUDES SRC: compile SRC into the object OUT, unless OUT was compiled
-# by the same command from the same content of SRC and of every file it
-# included (the compiler's -MD list, system headers too): an incremental
-# build keyed by content, not timestamps. The driver is the benchmark's
-# own source, compiled once for both sides; an object is a side's file.
-# Objects are also kept by that key in GATE_OBJECTS (default
-# build/gate-objects), as ccache keeps them, so that a fresh GATEDIR, or
-# the other side, compiles only what no gate compiled before.
-
-# object_key CMD SRC DFILE: what an object was compiled from: the command,
-# the source's digest and the digests of the headers of its -MD list
-# (after the source, its first prerequisite).
-object_key() {
-	printf '%s\nsource %s\n' "$1" "$(sha "$2")"
-	[ -f "$3" ] || return 0
-	sed 's/^[^:]*://; s/\\$//' "$3" | tr ' ' '\n' | sed '/^$/d' | sed 1d | sort -u | tr '\n' '\0' |
-	    xargs -0 -r sha256sum -- 2>&1
-}
-
-# compile OBJ CC CFLAGS INCLUDES SRC: status 0 when OBJ is up to date or
-# made now; the compiler's complaints on stderr.
-compile() {
-	obj=$1 cc=$2 cflags=$3 includes=$4 src=$5
-	mkdir -p "$(dirname "$obj")"
-	cmd="$cc $cflags $includes -c"
-	if [ -f "$obj" ] && [ -f "$obj.key" ] && object_key "$cmd" "$src" "$obj.d" | cmp -s - "$obj.key"; then
-		return 0
-	fi
-	rm -f "$obj.key"
-	store=${GATE_OBJECTS:-build/gate-objects}
-	c=$store/$(printf '%s\n%s\n' "$cmd" "$(sha "$src")" | sha256sum | cut -c1-64)
-	if [ -f "$c.o" ] && [ -f "$c.key" ] && object_key "$cmd" "$src" "$c.d" | cmp -s - "$c.key"; then
-		cp -f "$c.o" "$obj.tmp" && cp -f "$c.d" "$obj.d" && mv -f "$obj.tmp" "$obj" && cp -f "$c.key" "$obj.key"
-		return
-	fi
-	# shellcheck disable=SC2086
-	$cc $cflags $includes -MD -MF "$obj.d.tmp" -c -o "$obj.tmp" "$src" || return 1
-	mv -f "$obj.d.tmp" "$obj.d" && mv -f "$obj.tmp" "$obj" && object_key "$cmd" "$src" "$obj.d" > "$obj.key" || return 1
-	# Into the store: written whole, then renamed, the key last, so that a
-	# gate beside this one never takes half an entry.
-	mkdir -p "$store" && cp -f "$obj" "$c.o.$$" && cp -f "$obj.d" "$c.d.$$" && cp -f "$obj.key" "$c.key.$$" &&
-	    mv -f "$c.o.$$" "$c.o" && mv -f "$c.d.$$" "$c.d" && mv -f "$c.key.$$" "$c.key"
-	rm -f "$c.o.$$" "$c.d.$$" "$c.key.$$"
-	return 0
-}
-
+# driver GATEDIR OUT CC CFLAGS INCLUDES SRC: the benchmark's own source,
+# compiled once for both sides (compile).
 cmd_driver() {
 	dir=$1 obj=$2 src=$6
 	shift 2
-	mkdir -p "$(dirname "$obj")"
+	mkdir -p "${obj%/*}"
 	compile "$obj" "$@" > "$obj.log" 2>&1 || {
 		cat "$obj.log" >&2
 		fail "$dir" both build "the benchmark driver $src does not compile; log in $obj.log"
@@ -321,14 +252,15 @@ cmd_driver() {
 # the side's directory in it read as $GATE_SIDE, so that two sides built
 # alike show the same digest.
 build_digest() {
-	printf '%s\n' "$1" | awk -v s="$2" '{
-		out = ""
-		while (s != "" && (i = index($0, s)) > 0) {
-			out = out substr($0, 1, i - 1) "$GATE_SIDE"
-			$0 = substr($0, i + length(s))
-		}
-		print out $0
-	}' | sha256sum | cut -c1-64
+	b=$1 out=
+	while [ -n "$2" ]; do
+		case $b in
+		*"$2"*) out=$out${b%%"$2"*}'$GATE_SIDE'
+			b=${b#*"$2"} ;;
+		*) break ;;
+		esac
+	done
+	sha_str "$out$b"
 }
 
 cmd_side() {
@@ -341,10 +273,10 @@ cmd_side() {
 	file)
 		# Copied only when it changed, so that an incremental build sees
 		# an unchanged file as such.
-		cmp -s "$value" "$sidedir/$(basename "$value")" ||
-			cp -f "$value" "$sidedir/$(basename "$value")" || fail "$dir" "$side" build "cannot copy $value" ;;
+		cmp -s "$value" "$sidedir/${value##*/}" ||
+			cp -f "$value" "$sidedir/${value##*/}" || fail "$dir" "$side" build "cannot copy $value" ;;
 	rev)
-		export_rev "$dir" "$side" "$(id_get "$dir/$side.id" commit)" "$sidedir" ;;
+		export_rev "$dir" "$side" "$commit" "$sidedir" ;;
 	esac
 	echo "gate: building $side, $(describe "$value" "$fail_source")" >&2
 	GATE_SIDE=$sidedir
@@ -367,16 +299,18 @@ cmd_side() {
 	# The key: the identity, then what would run. The members are what
 	# alternate adds to each of the side's records.
 	ran=$(runs_of "$bench")
-	exe=$(printf '%s\n' "$ran" | sed -n '1s/^run \([0-9a-f]*\) .*/\1/p')
+	exe=
+	case $ran in
+	"run "*) exe=${ran#run }
+		exe=${exe%% *} ;;
+	esac
 	{
 		cat "$dir/$side.id"
 		printf '%s\n' "$ran"
 		printf 'member source %s\n' "$fail_source"
-		v=$(id_get "$dir/$side.id" commit)
-		[ -n "$v" ] && printf 'member commit %s\n' "$v"
-		v=$(id_get "$dir/$side.id" dirty)
-		[ -n "$v" ] && printf 'member dirty %s\n' "$v"
-		printf 'member cc %s\n' "$(id_get "$dir/$side.id" cc_version)"
+		[ -n "$commit" ] && printf 'member commit %s\n' "$commit"
+		[ -n "$dirty" ] && printf 'member dirty %s\n' "$dirty"
+		printf 'member cc %s\n' "$ccver"
 		printf 'member cflags %s\n' "$GATE_CFLAGS"
 		printf 'member build_sha256 %s\n' "$(build_digest "$build" "$sidedir")"
 		[ -n "$exe" ] && printf 'member bench_sha256 %s\n' "$exe"
@@ -384,42 +318,68 @@ cmd_side() {
 	replace "$dir/$side.key"
 }
 
+# ids FILE PREFIX: each "key value" line of a key file as the variable
+# PREFIX_key (of lines with one key, the last), read once rather than with
+# a sed for each key.
+ids() {
+	while IFS= read -r ids_line || [ -n "$ids_line" ]; do
+		ids_k=${ids_line%% *}
+		ids_v=
+		case $ids_line in
+		*" "*) ids_v=${ids_line#* } ;;
+		esac
+		case $ids_k in
+		''|*[!a-z0-9_]*) continue ;;
+		esac
+		eval "$2_$ids_k=\$ids_v"
+	done < "$1"
+}
+
+# sides GATEDIR: what alternate_rounds needs of the settings and of each
+# side, read once for all the blocks of one step: runs_*, the bench
+# commands and the identity members.
+sides() {
+	ids "$1/runs.id" runs
+	for s in base head; do
+		IFS= read -r cmd < "$1/$s/bench.cmd"
+		eval "${s}_cmd=\$cmd"
+		# One sed a side; a read loop would read the file a byte a call.
+		eval "${s}_members=\$(sed -n 's/^member //p' \"\$1/\$s.key\")"
+	done
+	if [ -n "$runs_cases" ]; then BENCH_CASES=$runs_cases; export BENCH_CASES; fi
+}
+
 # alternate_rounds GATEDIR BINDIR FROM COUNT: COUNT rounds of both sides,
 # numbered from FROM, appended to GATEDIR/runs.jsonl.tmp. alternate orders
 # the sides by the round's number (base first in odd rounds, head in even
 # ones), so the order alternates across calls as within one. Each side's
-# records carry its identity members (alternate -a).
+# records carry its identity members (alternate -a). Needs sides.
 alternate_rounds() {
 	dir=$1 bin=$2 from=$3 count=$4
-	timeout=$(id_get "$dir/runs.id" timeout)
-	flags=$(id_get "$dir/runs.id" alternate)
 	set --
-	# One sed a side; a read loop would read the file a byte a call.
-	for s in base head; do
-		members=$(sed -n 's/^member //p' "$dir/$s.key")
-		saved=$IFS
-		IFS='
-'
-		set -f
-		for m in $members; do
-			set -- "$@" -a "$s:${m%% *}=${m#* }"
-		done
-		set +f
-		IFS=$saved
+	saved=$IFS
+	IFS=$nl
+	set -f
+	for m in $base_members; do
+		set -- "$@" -a "base:${m%% *}=${m#* }"
 	done
+	for m in $head_members; do
+		set -- "$@" -a "head:${m%% *}=${m#* }"
+	done
+	set +f
+	IFS=$saved
 	rm -f "$dir/block.jsonl"
-	cases=$(id_get "$dir/runs.id" cases)
-	if [ -n "$cases" ]; then BENCH_CASES=$cases; export BENCH_CASES; fi
 	# alternate's stderr goes straight to the gate's, so that its progress
 	# line shows on a terminal (and only there); its failure record, not
 	# its messages, tells what failed.
 	# shellcheck disable=SC2086
-	"$bin/alternate" -r "$count" -t "$timeout" -n "$from" $flags "$@" -o "$dir/block.jsonl" \
-	    "base=$(cat "$dir/base/bench.cmd")" "head=$(cat "$dir/head/bench.cmd")"
+	"$bin/alternate" -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" \
+	    "base=$base_cmd" "head=$head_cmd"
 	status=$?
 	[ -f "$dir/block.jsonl" ] && cat "$dir/block.jsonl" >> "$dir/runs.jsonl.tmp"
 	rm -f "$dir/block.jsonl"
 	[ "$status" = 0 ] || run_failed "$dir" "$status"
+	rounds=$((from + count - 1))
 }
 
 # run_failed GATEDIR STATUS: alternate failed. What was measured is kept
@@ -451,11 +411,12 @@ run_failed() {
 # of runs.jsonl starts with.
 cmd_measure() {
 	dir=$1 bin=$2
-	runs=$(id_get "$dir/runs.id" runs)
+	sides "$dir"
+	ids "$dir/judge.id" rule
 	count=1
-	[ "$(id_get "$dir/judge.id" noise)" = off ] && count=$runs
+	[ "$rule_noise" = off ] && count=$runs_runs
 	rm -f "$dir/runs.jsonl.tmp"
-	echo "gate: measuring base and head, $runs rounds" >&2
+	echo "gate: measuring base and head, $runs_runs rounds" >&2
 	alternate_rounds "$dir" "$bin" 1 "$count"
 	echo 1 > "$dir/runs.blocks"
 	mv -f "$dir/runs.jsonl.tmp" "$dir/runs.jsonl"
@@ -464,42 +425,28 @@ cmd_measure() {
 # more GATEDIR BINDIR COUNT: COUNT more rounds, appended to runs.jsonl.
 more() {
 	cp -f "$1/runs.jsonl" "$1/runs.jsonl.tmp"
-	alternate_rounds "$1" "$2" $(($(grep -c . "$1/runs.jsonl") / 2 + 1)) "$3"
+	alternate_rounds "$1" "$2" $((rounds + 1)) "$3"
 	mv -f "$1/runs.jsonl.tmp" "$1/runs.jsonl"
 }
 
-# settle GATEDIR BINDIR BUDGET NOISE: judge the rounds so far by each
-# side's minimum; sets verdict (cmpbudget's status) and settled: 1 when
-# more rounds could not change the verdict as long as a side's minimum
-# lies within a factor 1 + NOISE of its true figure (the drift make noise
-# measures): some metric's head over base x (1 + budget) x (1 + NOISE),
-# which no lower head can undo, or every metric's head at most base x
-# (1 + budget) / (1 + NOISE), which no lower base can undo. A
-# higher-is-better metric, or one in error, is never settled early.
+# settle GATEDIR BINDIR: judge the rounds so far by each side's minimum;
+# sets verdict (cmpbudget's status) and settled: 1 when more rounds could
+# not change the verdict as long as a side's minimum lies within a factor
+# 1 + GATE_NOISE of its true figure (cmpbudget -N has the rule).
 settle() {
 	settled=0
 	doubt_stats "$1" "$2" || { verdict=2; return; }
-	cases=$(id_get "$1/judge.id" cases)
-	"$2/cmpbudget" -b "$3" ${cases:+-M "$cases"} "$1/doubt.jsonl" > "$1/settle.jsonl" 2>/dev/null
+	noise=
+	[ "$rule_noise" = off ] || noise=$rule_noise
+	out=$("$2/cmpbudget" -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} ${noise:+-N "$noise"} \
+	    "$1/doubt.jsonl" 2>/dev/null)
 	verdict=$?
-	[ "$4" = off ] && return
-	settled=$(awk -v nu="$4" '
-	    function num(key) {
-		if (!match($0, "[{,]\"" key "\":-?[0-9][0-9.eE+-]*"))
-			return ""
-		return substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 4) + 0
-	    }
-	    /^\{"metric":"/ {
-		n++
-		b = num("base"); h = num("head"); f = num("budget")
-		if (b == "" || h == "" || f == "" || b <= 0 || index($0, "\"better\":\"higher\""))
-			open = 1
-		else if (h > b * (1 + f) * (1 + nu))
-			lost = 1
-		else if (!(h <= b * (1 + f) / (1 + nu)))
-			open = 1
-	    }
-	    END { print (lost || (n > 0 && !open)) ? 1 : 0 }' "$1/settle.jsonl")
+	summary=${out##*"$nl"}
+	# Inside a JSON string every quote is escaped, so this matches the
+	# member only.
+	case $summary in
+	*[{,]'"settled":true'[,}]*) settled=1 ;;
+	esac
 }
 
 # The rounds so far, each side's minimum and maximum, for the confirmation.
@@ -507,31 +454,26 @@ doubt_stats() {
 	"$2/minjson" -x round,slot,load,pressure -s min,max "$1/runs.jsonl" > "$1/doubt.jsonl" 2>/dev/null
 }
 
-# regresses GATEDIR BINDIR BUDGET: whether the rounds so far regress, by
-# cmpbudget's rule on each side's minimum.
-regresses() {
-	doubt_stats "$1" "$2" || return 1
-	cases=$(id_get "$1/judge.id" cases)
-	"$2/cmpbudget" -b "$3" ${cases:+-M "$cases"} "$1/doubt.jsonl" > /dev/null 2>&1
-	[ $? = 1 ]
-}
-
-# doubtful GATEDIR BINDIR BUDGET: whether the rounds so far regress only
-# through the noise of this very measurement: some metric regresses (head's
-# minimum over base's minimum), but none would against base's slowest
-# round. The rule is the same (cmpbudget's), only base's statistic differs.
+# doubtful GATEDIR BINDIR: whether the rounds so far, which regress by each
+# side's minimum (settle), regress only through the noise of this very
+# measurement: none would against base's slowest round. The rule is the
+# same (cmpbudget's), only base's statistic differs.
 doubtful() {
-	regresses "$@" || return 1
-	"$2/cmpbudget" -b "$3" ${cases:+-M "$cases"} -S base=max "$1/doubt.jsonl" > /dev/null 2>&1
+	"$2/cmpbudget" -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} -S base=max "$1/doubt.jsonl" > /dev/null 2>&1
 }
 
 cmd_judge() {
 	dir=$1 bin=$2
-	budget=$(id_get "$dir/judge.id" budget)
-	confirm=$(id_get "$dir/judge.id" confirm)
-	noise=$(id_get "$dir/judge.id" noise)
-	runs=$(id_get "$dir/runs.id" runs)
+	sides "$dir"
+	ids "$dir/judge.id" rule
 	[ -s "$dir/runs.blocks" ] || echo 1 > "$dir/runs.blocks"
+	rounds=$(($(grep -c . "$dir/runs.jsonl") / 2)) blocks=0 start=1
+	while IFS= read -r line; do
+		case $line in
+		'') ;;
+		*) blocks=$((blocks + 1)) start=$line ;;
+		esac
+	done < "$dir/runs.blocks"
 	# Each block is RUNS rounds, measured one at a time, and ends early
 	# once more rounds could not change the verdict (settle), the first
 	# after two rounds at least. A regression
@@ -544,31 +486,30 @@ cmd_judge() {
 	# real regression stays one: the rule is not loosened. The blocks are
 	# kept with the rounds, for the next judgment.
 	while :; do
-		rounds=$(($(grep -c . "$dir/runs.jsonl") / 2))
-		start=$(tail -n 1 "$dir/runs.blocks")
 		have=$((rounds - start + 1))
-		blocks=$(grep -c . "$dir/runs.blocks")
-		settle "$dir" "$bin" "$budget" "$noise"
+		settle "$dir" "$bin"
 		# The first block settles on two rounds at least, one of each
 		# order: one sample of each side is too few to trust a margin.
 		[ "$blocks" = 1 ] && [ "$have" -lt 2 ] && settled=0
-		if [ "$have" -lt "$runs" ]; then
+		if [ "$have" -lt "$runs_runs" ]; then
 			if [ "$settled" = 0 ]; then
-				more "$dir" "$bin" $([ "$noise" = off ] && echo $((runs - have)) || echo 1)
+				more "$dir" "$bin" $([ "$rule_noise" = off ] && echo $((runs_runs - have)) || echo 1)
 				continue
 			fi
-			echo "gate: settled after $have of $runs rounds: no more could change the verdict, with minima within GATE_NOISE $noise of the truth" >&2
+			echo "gate: settled after $have of $runs_runs rounds: no more could change the verdict, with minima within GATE_NOISE $rule_noise of the truth" >&2
 		fi
 		[ "$verdict" = 1 ] || break
-		[ "$blocks" -le "$confirm" ] || break
+		[ "$blocks" -le "$rule_confirm" ] || break
 		if [ "$blocks" = 1 ]; then
-			echo "gate: a regression, measured again to confirm it: up to $runs more rounds" >&2
+			echo "gate: a regression, measured again to confirm it: up to $runs_runs more rounds" >&2
 		else
-			doubtful "$dir" "$bin" "$budget" || break
-			echo "gate: a regression within this measurement's own noise: up to $runs more rounds" >&2
+			doubtful "$dir" "$bin" || break
+			echo "gate: a regression within this measurement's own noise: up to $runs_runs more rounds" >&2
 		fi
-		echo $((rounds + 1)) >> "$dir/runs.blocks"
-		more "$dir" "$bin" $([ "$noise" = off ] && echo "$runs" || echo 1)
+		start=$((rounds + 1))
+		blocks=$((blocks + 1))
+		echo "$start" >> "$dir/runs.blocks"
+		more "$dir" "$bin" $([ "$rule_noise" = off ] && echo "$runs_runs" || echo 1)
 	done
 	rm -f "$dir/settle.jsonl"
 	rm -f "$dir/doubt.jsonl"
@@ -576,10 +517,9 @@ cmd_judge() {
 	    fail "$dir" both statistics "minjson failed on $dir/runs.jsonl"
 	mv -f "$dir/stats.jsonl.tmp" "$dir/stats.jsonl"
 	strict=
-	[ "$(id_get "$dir/judge.id" unbudgeted)" = error ] && strict=-u
-	cases=$(id_get "$dir/judge.id" cases)
+	[ "$rule_unbudgeted" = error ] && strict=-u
 	# shellcheck disable=SC2086
-	"$bin/cmpbudget" $strict -b "$budget" ${cases:+-M "$cases"} -r "$dir/runs.jsonl" -m "$dir/verdict.md" "$dir/stats.jsonl" \
+	"$bin/cmpbudget" $strict -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} -r "$dir/runs.jsonl" -m "$dir/verdict.md" "$dir/stats.jsonl" \
 	    > "$dir/verdict.jsonl.tmp" 2> "$dir/verdict.txt"
 	status=$?
 	if [ $status -gt 2 ] || [ ! -s "$dir/verdict.jsonl.tmp" ]; then
@@ -640,6 +580,7 @@ rule) cmd_rule "$@" ;;
 side) cmd_side "$@" ;;
 driver) cmd_driver "$@" ;;
 object) compile "$@" ;;
+program) cmd_program "$@" ;;
 measure) cmd_measure "$@" ;;
 judge) cmd_judge "$@" ;;
 report) cmd_report "$@" ;;

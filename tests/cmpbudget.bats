@@ -368,7 +368,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -705,4 +705,46 @@ examples=(
 	    "[2,[\"b_ns\",\"d_ns\"],[],\"$(sha256sum < "$D/budget.toml" | cut -c1-64)\"]" ]
 	run -2 --separate-stderr cmpbudget -M b_ns,x_ns "$D/worked.jsonl"
 	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .error)" = "-M: x_ns: not a metric of the budget file" ]
+}
+
+# settled HEAD NOISE [BUDGETFILE]: the summary's "settled" for base 8.0 at
+# budget 0.25 (limit 10.0), judged with -N NOISE.
+settled() {
+	printf '{"side":"base","stat":"min","n":3,"x_ns":8.0}\n{"side":"head","stat":"min","n":3,"x_ns":%s}\n' "$1" >in.jsonl
+	run --separate-stderr cmpbudget -b "${3:-b.toml}" -N "$2" in.jsonl
+	echo "${lines[1]}" | jq -r .settled
+}
+
+@test "cmpbudget -N: settled beyond the budget times 1 + noise, or within it divided by 1 + noise, else not" {
+	printf '[budget]\nx_ns = 0.25\n' >b.toml
+	# 10 x 1.1 = 11: a head above it stays regressed, whatever lower head
+	# more rounds find.
+	[ "$(settled 11.1 0.1)" = true ]
+	[ "$(settled 10.9 0.1)" = false ]
+	# 10 / 1.1 = 9.09: a head below it stays ok, whatever lower base more
+	# rounds find.
+	[ "$(settled 9.0 0.1)" = true ]
+	[ "$(settled 9.2 0.1)" = false ]
+	# Noise 0: the verdict as it stands.
+	[ "$(settled 9.99 0)" = true ]
+	[ "$(settled 10.01 0)" = true ]
+	# Without -N, no such member.
+	run -1 --separate-stderr cmpbudget -b b.toml in.jsonl
+	[ "$(echo "${lines[-1]}" | jq -c 'has("settled")')" = false ]
+}
+
+@test "cmpbudget -N: a higher-is-better metric, or one in error, is never settled; one lost metric settles all" {
+	printf '[budget]\nx_ns = 0.25\n\n[higher]\ny_ops = 0.25\n' >h.toml
+	printf '{"side":"base","stat":"min","n":3,"x_ns":8.0,"y_ops":5}\n{"side":"head","stat":"min","n":3,"x_ns":9.0,"y_ops":5}\n' >in.jsonl
+	run -0 --separate-stderr cmpbudget -b h.toml -N 0.1 in.jsonl
+	[ "$(echo "${lines[-1]}" | jq -r .settled)" = false ]
+	printf '{"side":"base","stat":"min","n":3,"x_ns":8.0,"y_ops":5}\n{"side":"head","stat":"min","n":3,"x_ns":12.0,"y_ops":5}\n' >in.jsonl
+	run -1 --separate-stderr cmpbudget -b h.toml -N 0.1 in.jsonl
+	[ "$(echo "${lines[-1]}" | jq -r .settled)" = true ]
+	# A metric the input lacks: cannot decide, and no "settled".
+	printf '[budget]\nx_ns = 0.25\nz_ns = 0.25\n' >z.toml
+	run -2 --separate-stderr cmpbudget -b z.toml -N 0.1 in.jsonl
+	[ "$(echo "${lines[-1]}" | jq -c 'has("settled")')" = false ]
+	run -2 --separate-stderr cmpbudget -N x in.jsonl
+	[[ "$stderr" == "cmpbudget: -N x: "* ]]
 }

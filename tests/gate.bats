@@ -356,15 +356,20 @@ C
 	chmod +x "$T/cc"
 	fixed_gate '{"x_ns":8.0}' CC="$T/cc" GATE_OBJECTS="$T/objects"
 	[ "$status" -eq 0 ]
-	# The driver and the sides' file, one content: kept once. Both sides
-	# build at once, so both may compile it.
-	n=$(grep -c -- ' -c ' "$T/cc.log")
-	[ "$n" -ge 2 ] && [ "$n" -le 3 ]
-	[ "$(ls "$T/objects"/*.o | wc -l)" -eq 2 ]
+	# The driver, and the sides' file: one content under two names, and a
+	# source's name is in its object (and so in the executable), so each
+	# name is an object of its own.
+	[ "$(grep -c -- ' -c ' "$T/cc.log")" -eq 3 ]
+	[ "$(ls "$T/objects"/*.o | wc -l)" -eq 3 ]
+	# Each side's program too, linked once.
+	[ "$(ls "$T/objects"/*.exe | wc -l)" -eq 2 ]
+	[ "$(grep -c -- '/bench.tmp ' "$T/cc.log")" -eq 2 ]
 	: > "$T/cc.log"
 	G=$T/gate2 fixed_gate '{"x_ns":8.0}' CC="$T/cc" GATE_OBJECTS="$T/objects"
 	[ "$status" -eq 0 ]
+	# Nothing compiled, nothing linked.
 	[ "$(grep -c -- ' -c ' "$T/cc.log")" -eq 0 ]
+	[ "$(grep -c -- '/bench.tmp ' "$T/cc.log")" -eq 0 ]
 	cmp "$G/driver/both.o" "$T/gate2/driver/both.o"
 	# A header the driver includes changes: compiled again.
 	echo '/* changed */' >> "$T/fixed.c"

@@ -245,7 +245,7 @@ comment_commit() {
 	dest=$BATS_TEST_TMPDIR/dest
 	run -0 make -C "$TOP" install DESTDIR="$dest" PREFIX=/usr/local
 	share=$dest/usr/local/share/perfgate
-	[ -f "$share/gate.mk" ] && [ -f "$share/gate.sh" ] && [ -f "$share/noise.sh" ] && [ -f "$share/bench/bench.h" ]
+	[ -f "$share/gate.mk" ] && [ -f "$share/gate.sh" ] && [ -f "$share/store.sh" ] && [ -f "$share/noise.sh" ] && [ -f "$share/bench/bench.h" ]
 	# The installed gate finds the installed tools, not the checkout's.
 	run -0 make --no-print-directory -s GATE_MK="$share/gate.mk" --eval 'print-bin: ; @echo $(PERFGATE_BIN) $(GATE_INCLUDES)' print-bin
 	[ "$output" = "$dest/usr/local/bin -I$share/bench" ]

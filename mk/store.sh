@@ -1,0 +1,228 @@
+# store.sh: what gate.sh builds and digests, keyed by content; sourced by
+# gate.sh. A gate spends most of its time outside its measurements here,
+# so each step runs as few processes as it can: one sha256sum for many
+# files, the shell's own expansions instead of sed, cut and dirname.
+#
+# Objects, programs and library lists are also kept in GATE_OBJECTS
+# (default build/gate-objects), as ccache keeps objects, so that a fresh
+# GATEDIR, or the other side, makes only what no gate made before. Every
+# entry is named by the digest of what it was made from; an entry is
+# written whole, then renamed, its key last, so that a gate beside this
+# one never takes half of one.
+
+nl='
+'
+
+# sha FILE: the SHA-256 of FILE, in hex.
+sha() {
+	sha_d=$(sha256sum < "$1") || return 1
+	printf '%s' "${sha_d%% *}"
+}
+
+# sha_str STRING: the SHA-256 of STRING and a newline.
+sha_str() {
+	sha_d=$(printf '%s\n' "$1" | sha256sum) || return 1
+	printf '%s' "${sha_d%% *}"
+}
+
+# shas FILE...: the SHA-256 of each file, one a line, in order, from one
+# sha256sum. Status 1 when a file cannot be read.
+shas() {
+	[ $# -gt 0 ] || return 0
+	shas_out=$(sha256sum -- "$@") || return 1
+	while [ -n "$shas_out" ]; do
+		shas_line=${shas_out%%"$nl"*}
+		case $shas_out in
+		*"$nl"*) shas_out=${shas_out#*"$nl"} ;;
+		*) shas_out= ;;
+		esac
+		# A name with a backslash or a newline is escaped, the shas_line
+		# marked with a leading backslash.
+		shas_line=${shas_line#\\}
+		printf '%s\n' "${shas_line%% *}"
+	done
+}
+
+# object_key CMD SRC DFILE: what an object was compiled from: the command,
+# then the digests of the source and of the headers of its -MD list (after
+# the source, its first prerequisite), from one sha256sum. The source is
+# named by its digest alone: the same file in another directory has the
+# same key.
+object_key() {
+	printf '%s\n' "$1"
+	key_src=$2 key_dfile=$3
+	set --
+	if [ -f "$key_dfile" ]; then
+		key_deps=
+		while IFS= read -r key_line || [ -n "$key_line" ]; do
+			case $key_line in
+			*:*) key_line=${key_line#*:} ;;
+			esac
+			key_deps="$key_deps ${key_line%\\}"
+		done < "$key_dfile"
+		set -f
+		# shellcheck disable=SC2086
+		set -- $key_deps
+		set +f
+		[ $# -gt 0 ] && shift
+	fi
+	key_out=$(sha256sum -- "$key_src" "$@" 2>&1)
+	key_line=${key_out%%"$nl"*}
+	printf 'source %s\n' "${key_line%% *}"
+	case $key_out in
+	*"$nl"*) printf '%s\n' "${key_out#*"$nl"}" ;;
+	esac
+}
+
+# compile OBJ CC CFLAGS INCLUDES SRC: status 0 when OBJ is up to date or
+# made now; the compiler's complaints on stderr. OBJ is up to date when it
+# was compiled by the same command from the same content of SRC and of
+# every file it included (the compiler's -MD list, system headers too): an
+# incremental build keyed by content, not timestamps.
+compile() {
+	obj=$1 cc=$2 cflags=$3 includes=$4 src=$5
+	mkdir -p "${obj%/*}"
+	cmd="$cc $cflags $includes -c"
+	if [ -f "$obj" ] && [ -f "$obj.key" ] && object_key "$cmd" "$src" "$obj.d" | cmp -s - "$obj.key"; then
+		return 0
+	fi
+	rm -f "$obj.key"
+	store=${GATE_OBJECTS:-build/gate-objects}
+	# The source's name is in the object (its STT_FILE symbol), so it is
+	# in the key too: an object from a file of another name would give
+	# another executable.
+	c=$store/$(sha_str "$cmd$nl${src##*/}$nl$(sha "$src")")
+	if [ -f "$c.o" ] && [ -f "$c.key" ] && object_key "$cmd" "$src" "$c.d" | cmp -s - "$c.key"; then
+		cp -f "$c.o" "$obj.tmp" && cp -f "$c.d" "$obj.d" && mv -f "$obj.tmp" "$obj" && cp -f "$c.key" "$obj.key"
+		return
+	fi
+	# shellcheck disable=SC2086
+	$cc $cflags $includes -MD -MF "$obj.d.tmp" -c -o "$obj.tmp" "$src" || return 1
+	mv -f "$obj.d.tmp" "$obj.d" && mv -f "$obj.tmp" "$obj" && object_key "$cmd" "$src" "$obj.d" > "$obj.key" || return 1
+	mkdir -p "$store" && cp -f "$obj" "$c.o.$$" && cp -f "$obj.d" "$c.d.$$" && cp -f "$obj.key" "$c.key.$$" &&
+	    mv -f "$c.o.$$" "$c.o" && mv -f "$c.d.$$" "$c.d" && mv -f "$c.key.$$" "$c.key"
+	rm -f "$c.o.$$" "$c.d.$$" "$c.key.$$"
+	return 0
+}
+
+# program OUT CC CFLAGS INCLUDES SRC DRIVER LDLIBS: the default build of a
+# side: SRC compiled (compile) beside itself, then linked with the driver's
+# object into OUT, unless OUT was linked by the same command from objects
+# of the same content. A link gives the same bytes from the same objects,
+# so a program is kept in the store by that key too.
+cmd_program() {
+	prog=$1 prog_cc=$2 prog_cflags=$3 prog_includes=$4 prog_src=$5 prog_driver=$6 prog_ldlibs=$7
+	case ${prog_src##*/} in
+	*.*) prog_obj=${prog_src%.*}.o ;;
+	*) prog_obj=$prog_src.o ;;
+	esac
+	compile "$prog_obj" "$prog_cc" "$prog_cflags" "$prog_includes" "$prog_src" || return 1
+	prog_digests=$(shas "$prog_driver" "$prog_obj") || return 1
+	prog_key="link $prog_cc $prog_cflags $prog_ldlibs$nl$prog_digests"
+	[ -f "$prog" ] && [ "$(cat "$prog.key" 2>/dev/null)" = "$prog_key" ] && return 0
+	rm -f "$prog.key"
+	prog_store=${GATE_OBJECTS:-build/gate-objects}
+	prog_c=$prog_store/$(sha_str "$prog_key").exe
+	if [ -f "$prog_c" ] && [ "$(cat "$prog_c.key" 2>/dev/null)" = "$prog_key" ]; then
+		cp -f "$prog_c" "$prog.tmp" && mv -f "$prog.tmp" "$prog" && printf '%s\n' "$prog_key" > "$prog.key"
+		return
+	fi
+	# shellcheck disable=SC2086
+	$prog_cc $prog_cflags -o "$prog.tmp" "$prog_driver" "$prog_obj" $prog_ldlibs || return 1
+	mv -f "$prog.tmp" "$prog" && printf '%s\n' "$prog_key" > "$prog.key" || return 1
+	mkdir -p "$prog_store" && cp -f "$prog" "$prog_c.$$" && cp -f "$prog.key" "$prog_c.key.$$" &&
+	    mv -f "$prog_c.$$" "$prog_c" && mv -f "$prog_c.key.$$" "$prog_c.key"
+	rm -f "$prog_c.$$" "$prog_c.key.$$"
+	return 0
+}
+
+# libs_of FILE DIGEST LOADER: the shared libraries the dynamic loader would
+# load for FILE, one path a line, as ldd lists them. Kept in the store by
+# FILE's digest and LOADER, the digests of what decides where a library is
+# found (/etc/ld.so.cache and /etc/ld.so.preload); not kept when
+# LD_LIBRARY_PATH or LD_PRELOAD is set.
+libs_of() {
+	libs_c=
+	if [ -z "${LD_LIBRARY_PATH:-}${LD_PRELOAD:-}" ]; then
+		libs_store=${GATE_OBJECTS:-build/gate-objects}
+		libs_c=$libs_store/libs-$2-$3
+		if [ -f "$libs_c" ]; then
+			cat "$libs_c" && return 0
+		fi
+	fi
+	libs_list=$(ldd "$1" 2>/dev/null | sed -n 's/^.*=> \(\/[^ ]*\) (0x.*$/\1/p; s/^[ 	]*\(\/[^ ]*\) (0x.*$/\1/p')
+	[ -n "$libs_list" ] && printf '%s\n' "$libs_list"
+	if [ -n "$libs_c" ]; then
+		mkdir -p "$libs_store" && printf '%s\n' "$libs_list" > "$libs_c.$$" && mv -f "$libs_c.$$" "$libs_c"
+		rm -f "$libs_c.$$"
+	fi
+	return 0
+}
+
+# runs_of BENCH: what the bench command runs, one "run SHA256 PATH" line for
+# each word of it that names a file (the executable, looked up in PATH as
+# the shell would, and any file it names: an input, a script), then one
+# "lib SHA256 PATH" line for each shared library the dynamic loader would
+# load for those files, so that a library upgraded under a side counts.
+runs_of() {
+	files=
+	first=1
+	set -f
+	# shellcheck disable=SC2086
+	set -- $1
+	set +f
+	for w; do
+		p=
+		if [ -f "$w" ]; then
+			p=$w
+		elif [ $first = 1 ]; then
+			case $w in
+			*=*) continue ;;
+			*/*) ;;
+			*) p=$(command -v -- "$w" 2>/dev/null) ;;
+			esac
+		fi
+		first=0
+		[ -n "$p" ] && [ -f "$p" ] || continue
+		files="$files$p$nl"
+	done
+	[ -n "$files" ] || return 0
+	saved=$IFS
+	IFS=$nl
+	# shellcheck disable=SC2086
+	set -- $files
+	IFS=$saved
+	loader=
+	for f in /etc/ld.so.cache /etc/ld.so.preload; do
+		[ -f "$f" ] && set -- "$@" "$f"
+	done
+	digests=$(shas "$@")$nl
+	libs=
+	while [ $# -gt 0 ]; do
+		d=${digests%%"$nl"*}
+		digests=${digests#*"$nl"}
+		case $1 in
+		/etc/ld.so.cache|/etc/ld.so.preload) loader=$loader${loader:+-}$d ;;
+		*) echo "run $d $1"
+		   libs="$libs$1 $d$nl" ;;
+		esac
+		shift
+	done
+	list=$(printf '%s' "$libs" | while IFS= read -r l; do
+		libs_of "${l% *}" "${l##* }" "${loader:-none}"
+	done | sort -u)
+	saved=$IFS
+	IFS=$nl
+	# shellcheck disable=SC2086
+	set -- $list
+	IFS=$saved
+	for lib; do
+		shift
+		[ -f "$lib" ] && set -- "$@" "$lib"
+	done
+	digests=$(shas "$@")$nl
+	for lib; do
+		echo "lib ${digests%%"$nl"*} $lib"
+		digests=${digests#*"$nl"}
+	done
+}
