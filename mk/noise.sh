@@ -27,7 +27,10 @@ fail() {
 }
 
 nd=$dir/noise
-# A margin noisesum refuses is said before any gate runs.
+# A count or a margin that cannot be used is said before any gate runs.
+case $gates in
+''|*[!0-9]*|0|0*) fail "NOISE_GATES=$gates: not a number of gates" ;;
+esac
 "$bin/noisesum" -n -m "$margin" || fail "NOISE_MARGIN=$margin: not a margin"
 rm -rf "$nd"
 mkdir -p "$nd" || exit 2
