@@ -24,7 +24,7 @@ KATA = kata/kernels.c
 TOOLS = bestof alternate minjson cmpbudget countof
 # make compare's own (mk/compare.mk)
 TOOLS += refjudge perfdoc
-TOOLS += plotrounds mergeshards
+TOOLS += plotrounds mergeshards noisesum
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))

@@ -219,7 +219,7 @@ endif
 # budget from this machine's noise rather than guess it.
 NOISE_GATES ?= 20
 NOISE_MARGIN ?= 1.5
-noise: $(GATEDIR)/head.key $(GATEDIR)/runs.id $(GATEDIR)/judge.id | $(GATE_TOOLS)
+noise: $(GATEDIR)/head.key $(GATEDIR)/runs.id $(GATEDIR)/judge.id | $(GATE_TOOLS) $(PERFGATE_BIN)/noisesum
 	@sh $(GATE_MK_DIR)/noise.sh $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(NOISE_GATES)) $(call gate_q,$(NOISE_MARGIN))
 
 gate-clean:

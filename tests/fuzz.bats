@@ -59,6 +59,10 @@ replay() {
 	replay names
 }
 
+@test "fuzz: noisesum (make noise's sum of its gates) passes every committed input" {
+	replay noisesum
+}
+
 # An input in tests/fuzz/open/TARGET/ crashes TARGET through a bug not yet
 # fixed (tests/README.md says where). Once it passes, it is a regression
 # input: move it to tests/fuzz/crashes/TARGET/.

@@ -416,6 +416,17 @@ C
 	[ "$(summary budget_sha256)" = "$(sha256sum < "$T/b.toml" | cut -c1-64)" ]
 	[[ "$stderr" == *"noise: gate 1 of 2: regressed (a false alarm)"*"noise: gate 2 of 2: ok"* ]]
 	[[ "$stderr" == *"noise: 1 false alarms in 2 gates at $T/b.toml; worst drift: x_ns +31.2 % (budget 25 %, 47 % would hold)"* ]]
+	# noisesum's record, kept beside the gates.
+	[ "$(cat "$G/noise/noise.jsonl")" = "$output" ]
+	# A margin or a count that cannot be used is refused before any gate runs.
+	rm -rf "$G/noise"
+	run -2 --separate-stderr make --no-print-directory noise NOISE_GATES=2 NOISE_MARGIN=0.5 GATE_BENCH_SRC="$T/noisy.c" \
+	    BUDGET="$T/b.toml" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary error)" = "head: noise: NOISE_MARGIN=0.5: not a margin" ]
+	[ ! -e "$G/noise" ]
+	run -2 --separate-stderr make --no-print-directory noise NOISE_GATES=x GATE_BENCH_SRC="$T/noisy.c" \
+	    BUDGET="$T/b.toml" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary error)" = "head: noise: NOISE_GATES=x: not a number of gates" ]
 }
 
 @test "gate: a doubtful regression that more rounds undo passes" {
