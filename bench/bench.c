@@ -27,7 +27,7 @@
 
 /*
  * Sizes: each call takes 0.1 microseconds to a millisecond, so a batch is
- * several calls, a run of all four takes about a fifth of a second, and a
+ * one call or more, a run of all four takes about 20 ms, and a
  * kernel 1000x slower than the kata's still ends a run in about a second
  * (matmul 0.7 ms a call at n = 192, against 1.6 ms at 256). Each can be
  * set at build time, e.g. -DMM_N=256.

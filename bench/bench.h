@@ -35,11 +35,11 @@
  *
  * Effort comes from the environment, so a gate can trade time for precision
  * without a rebuild:
- *	BENCH_REPS	batches per metric (default 4, at most 1000000;
- *			4 drifts no more than 12 between two runs of one
- *			build, measured with make noise, in half the time:
- *			kata/README.md, "Effort")
- *	BENCH_MIN_S	seconds a batch lasts at least (default 0.003)
+ *	BENCH_REPS	batches per metric (default 8, at most 1000000)
+ *	BENCH_MIN_S	seconds a batch lasts at least (default 0.0005;
+ *			8 batches of 0.5 ms drift less between two runs of
+ *			one build than 4 of 3 ms on a loaded machine, in a
+ *			third of the time: kata/README.md, "Effort")
  *	BENCH_MAX_S	wall-clock seconds a metric may spend before it takes no
  *			more batches, having at least one (default 4 x
  *			BENCH_REPS x BENCH_MIN_S). A warm-up call that alone
@@ -243,8 +243,8 @@ bench_init(const char *prog)
 		slash = strrchr(prog, '/');
 		st->prog = slash ? slash + 1 : prog;
 	}
-	st->reps = (long)bench_env_("BENCH_REPS", 4, 1, 1e6, 1);
-	st->min_s = bench_env_("BENCH_MIN_S", 0.003, 1e-6, 3600, 0);
+	st->reps = (long)bench_env_("BENCH_REPS", 8, 1, 1e6, 1);
+	st->min_s = bench_env_("BENCH_MIN_S", 0.0005, 1e-6, 3600, 0);
 	st->max_s = bench_env_("BENCH_MAX_S", 4 * st->reps * st->min_s, 1e-6, 1e6, 0);
 	st->verbose = (int)bench_env_("BENCH_VERBOSE", 0, 0, 1, 1);
 	clock = getenv("BENCH_CLOCK");
@@ -256,7 +256,7 @@ bench_init(const char *prog)
 		bench_die_("BENCH_CLOCK=%s: not cpu or wall", clock);
 	if (st->max_s < st->min_s)
 		bench_die_("BENCH_MAX_S=%s is below BENCH_MIN_S=%s", getenv("BENCH_MAX_S"),
-		    getenv("BENCH_MIN_S") ? getenv("BENCH_MIN_S") : "0.003");
+		    getenv("BENCH_MIN_S") ? getenv("BENCH_MIN_S") : "0.0005");
 	st->init = 1;
 }
 

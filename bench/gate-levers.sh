@@ -5,14 +5,14 @@
 # the settings taking turns. Settings: all levers; without the object
 # store (a GATE_OBJECTS of its own for each gate); without the shared,
 # incremental driver build (the one-shot build of before); without the
-# sequential rule (GATE_NOISE=off); with the old effort (BENCH_REPS=12);
+# sequential rule (GATE_NOISE=off); with the old effort (4 batches of 3 ms);
 # and none of them; and the same gate again with nothing changed (cached),
 # with and without the incremental build. Prints the median seconds per
 # gate of each, and each one's ratio to all levers' fresh gate.
 cd "$(dirname "$0")/.." || exit 2
 n=${1:-3}
 dir=build/gate-levers
-unset MAKEFLAGS MFLAGS MAKELEVEL BASE HEAD GATEDIR GATE_NOISE BENCH_REPS
+unset MAKEFLAGS MFLAGS MAKELEVEL BASE HEAD GATEDIR GATE_NOISE BENCH_REPS BENCH_MIN_S
 rm -rf "$dir" && mkdir -p "$dir" || exit 2
 make -s all >/dev/null || exit 2
 patch -s -o "$dir/s08.c" kata/kernels.c < kata/slowdowns/s08-rmsnorm-twice.patch || exit 2
@@ -26,9 +26,9 @@ run() {
 	oneshot) set -- "$@" GATE_BUILD="$oneshot" GATE_HEADERS="bench/bench.h kata/kernels.h" ;;
 	nostore) set -- "$@" GATE_OBJECTS="$dir/o/$1.$2.$4" ;;
 	nonoise) set -- "$@" GATE_NOISE=off ;;
-	reps12) export BENCH_REPS=12 ;;
+	effort) export BENCH_REPS=4 BENCH_MIN_S=0.003 ;;
 	none) set -- "$@" GATE_BUILD="$oneshot" GATE_HEADERS="bench/bench.h kata/kernels.h" GATE_NOISE=off
-	      export BENCH_REPS=12 ;;
+	      export BENCH_REPS=4 BENCH_MIN_S=0.003 ;;
 	esac
 	s=$1 c=$2
 	shift 4
@@ -36,7 +36,7 @@ run() {
 	bin/perfgate "$@" > "$dir/out" 2> "$dir/err"
 	status=$?
 	end=$(date +%s.%N)
-	unset BENCH_REPS
+	unset BENCH_REPS BENCH_MIN_S
 	want=1
 	[ "$c" = self ] && want=0
 	[ $status = $want ] || { echo "gate-levers: $s on $c gave $status; see $dir/err" >&2; exit 2; }
@@ -60,21 +60,21 @@ load=$(cut -d ' ' -f 1 /proc/loadavg)
 i=0
 while [ $i -lt "$n" ]; do
 	i=$((i + 1))
-	for s in all nostore oneshot nonoise reps12 none; do
+	for s in all nostore oneshot nonoise effort none; do
 		run $s self kata/kernels.c $i
 		run $s s08 "$dir/s08.c" $i
 	done
 done
 a=$(median "$dir/all")
 printf '%-34s %10s %8s\n' setting "s a gate" "x all" >&2
-for s in all nostore oneshot nonoise reps12 none; do
+for s in all nostore oneshot nonoise effort none; do
 	m=$(median "$dir/$s")
 	case $s in
 	all) d="all levers" ;;
 	nostore) d="no object store (GATE_OBJECTS)" ;;
 	oneshot) d="one-shot build (no shared driver)" ;;
 	nonoise) d="every round (GATE_NOISE=off)" ;;
-	reps12) d="12 batches (BENCH_REPS=12)" ;;
+	effort) d="4 batches of 3 ms (the old effort)" ;;
 	none) d="none of them" ;;
 	esac
 	printf '%-34s %10s %8s\n' "$d" "$m" "$(awk -v m="$m" -v a="$a" 'BEGIN { printf "%.2f", m / a }')" >&2

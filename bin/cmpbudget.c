@@ -51,6 +51,9 @@ static size_t nnames;
 static char **unbudgeted;
 static size_t nunbudgeted;
 
+/* -p: a verdict beyond the budget must agree with the paired ratios (judge_agree). */
+static int agree;
+
 /* Every reason that stops a decision, printed after the table; the first goes into the summary. */
 static char **errs;
 static size_t nerrs;
@@ -58,7 +61,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key]"
+	fprintf(stderr, "usage: %s [-V] [-npu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key]"
 	    " [-M metrics] [-m markdown] [-N noise] [-r runs] [-s stat] [-S side=stat] [file ...]\n", argv0);
 	exit(2);
 }
@@ -343,16 +346,16 @@ putstr(const char *s)
 	putchar('"');
 }
 
-/* The metrics whose verdict is v, as a JSON array. */
+/* The metrics whose verdict is v (or, with doubted, that were doubted), as a JSON array. */
 static void
-putlist(const struct result *res, size_t nres, enum verdict v)
+putlist(const struct result *res, size_t nres, enum verdict v, int doubted)
 {
 	size_t i;
 	int first = 1;
 
 	putchar('[');
 	for (i = 0; i < nres; i++)
-		if (res[i].verdict == v) {
+		if (doubted ? res[i].doubted : res[i].verdict == v) {
 			if (!first)
 				putchar(',');
 			putstr(res[i].e->name);
@@ -414,19 +417,25 @@ records(const struct result *res, size_t nres, double conf, double settle, const
 		putdouble(r->outcome != O_NONE, r->floor);
 		fputs(",\"outcome\":", stdout);
 		putstr(outcome_name[r->outcome]);
+		if (agree)
+			printf(",\"doubted\":%s", r->doubted ? "true" : "false");
 		printf(",\"budget_sha256\":\"%s\"}\n", budget.sha256);
 	}
 	fputs("{\"verdict\":", stdout);
 	putstr(nerrs ? "error" : nreg ? "regressed" : "ok");
 	fputs(",\"regressed\":", stdout);
-	putlist(res, nres, V_REGRESSED);
+	putlist(res, nres, V_REGRESSED, 0);
 	printf(",\"metrics\":%zu", budget.n);
 	if (nerrs) {
 		fputs(",\"error\":", stdout);
 		putstr(errs[0]);
 	}
 	fputs(",\"improved\":", stdout);
-	putlist(res, nres, V_IMPROVED);
+	putlist(res, nres, V_IMPROVED, 0);
+	if (agree) {
+		fputs(",\"doubted\":", stdout);
+		putlist(res, nres, V_OK, 1);
+	}
 	fputs(",\"unbudgeted\":[", stdout);
 	for (i = 0; i < nunbudgeted; i++) {
 		if (i)
@@ -483,7 +492,7 @@ main(int argc, char *argv[])
 	if (asks_version(argc, argv))
 		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:c:f:H:k:M:m:N:nr:S:s:u")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:f:H:k:M:m:N:npr:S:s:u")) != -1) {
 		switch (c) {
 		case 'B':
 			sidename[SIDE_BASE] = optarg;
@@ -517,6 +526,9 @@ main(int argc, char *argv[])
 			break;
 		case 'n':
 			check = 1;
+			break;
+		case 'p':
+			agree = 1;
 			break;
 		case 'r':
 			rfile = optarg;
@@ -594,8 +606,11 @@ main(int argc, char *argv[])
 		memset(res, 0, (nres ? nres : 1) * sizeof *res);
 		for (i = 0; i < nres; i++) {
 			judge(&res[i], &budget.entry[i]);
-			if (haverounds)
+			if (haverounds) {
 				judge_paired(&res[i], rs.ratio[i], rs.n[i], conf, noise);
+				if (agree)
+					judge_agree(&res[i]);
+			}
 		}
 		for (i = 0; strict && i < nunbudgeted; i++)
 			fail("%s: not in the budget file (-u)", unbudgeted[i]);

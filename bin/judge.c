@@ -72,6 +72,17 @@ judge_paired(struct result *r, double *ratio, size_t n, double conf, double nois
 		r->outcome = O_SAME;
 }
 
+void
+judge_agree(struct result *r)
+{
+	/* Outcomes are in the metric's direction: "slower" is always worse. */
+	if ((r->verdict == V_REGRESSED && (r->outcome == O_SAME || r->outcome == O_FASTER)) ||
+	    (r->verdict == V_IMPROVED && (r->outcome == O_SAME || r->outcome == O_SLOWER))) {
+		r->verdict = V_OK;
+		r->doubted = 1;
+	}
+}
+
 int
 judge_settled(const struct result *res, size_t n, double noise)
 {
@@ -82,7 +93,7 @@ judge_settled(const struct result *res, size_t n, double noise)
 		const struct result *r = &res[i];
 		double limit = 1 + r->e->budget;
 
-		if (!r->hasdelta || r->verdict == V_ERROR || r->e->better == BETTER_HIGHER)
+		if (!r->hasdelta || r->verdict == V_ERROR || r->doubted || r->e->better == BETTER_HIGHER)
 			open = 1;
 		else if (1 + r->deltav > limit * (1 + noise))
 			return 1;

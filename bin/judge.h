@@ -37,6 +37,7 @@ struct result {
 	double ratio, lo, hi;			/* median ratio and its interval */
 	double floor;				/* the noise floor the outcome used */
 	enum outcome outcome;
+	int doubted;				/* beyond the budget, not by the paired ratios */
 };
 
 /*
@@ -55,12 +56,21 @@ enum verdict judge_budget(const struct budget_entry *e, double base, double head
 void judge_paired(struct result *r, double *ratio, size_t n, double conf, double noise);
 
 /*
+ * A metric beyond its budget, by the two sides' statistics, stays
+ * regressed (or improved) only when its paired ratios agree: an outcome of
+ * "same", or one the other way, makes it ok and doubted. An outcome of too
+ * few rounds leaves the verdict as it is.
+ */
+void judge_agree(struct result *r);
+
+/*
  * Whether more rounds could not change the verdict of the n results, as
  * long as each side's statistic lies within a factor 1 + noise of its true
  * figure (the drift make noise measures): some metric beyond its budget
  * times 1 + noise, which no lower head can undo, or every metric within
  * its budget divided by 1 + noise, which no lower base can undo. A
- * higher-is-better metric, or one in error, is never settled early.
+ * higher-is-better metric, or one in error or doubted, is never settled
+ * early.
  */
 int judge_settled(const struct result *res, size_t n, double noise);
 

@@ -61,7 +61,7 @@ cells(const struct result *r, char cell[NCOL][CELL])
 	else
 		snprintf(cell[3], CELL, "-");
 	snprintf(cell[4], CELL, "%.4g", r->e->budget * 100);
-	snprintf(cell[5], CELL, "%s", verdict_name[r->verdict]);
+	snprintf(cell[5], CELL, "%s%s", verdict_name[r->verdict], r->doubted ? " (doubted)" : "");
 	if (r->hasinterval)
 		snprintf(cell[6], CELL, "%.3f [%.3f,%.3f]", r->ratio, r->lo, r->hi);
 	else if (r->hasratio)

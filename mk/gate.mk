@@ -83,9 +83,10 @@ GATE_TIMEOUT ?= 120
 # More options for alternate, for example the load gate: -l 1.5, or on CPU
 # pressure: -p -l 10.
 GATE_ALTERNATE_FLAGS ?=
-# How many more blocks of RUNS rounds a regression may be measured with
-# before it is reported: one always, more while it lies within the noise of
-# its own measurement (gate.sh, judge).
+# How many more blocks a regression may be measured with before it is
+# reported: one always (up to 6 rounds in all, for the paired ratios),
+# more, of RUNS rounds, while the paired ratios do not confirm it (gate.sh,
+# judge).
 GATE_CONFIRM ?= 2
 # How far a side's minimum over rounds may lie from its true figure (the
 # drift make noise measures): a block of RUNS rounds ends as soon as more

@@ -429,43 +429,47 @@ more() {
 	mv -f "$1/runs.jsonl.tmp" "$1/runs.jsonl"
 }
 
-# settle GATEDIR BINDIR: judge the rounds so far by each side's minimum;
-# sets verdict (cmpbudget's status) and settled: 1 when more rounds could
-# not change the verdict as long as a side's minimum lies within a factor
-# 1 + GATE_NOISE of its true figure (cmpbudget -N has the rule).
-settle() {
-	settled=0
-	doubt_stats "$1" "$2" || { verdict=2; return; }
+# judge_now GATEDIR BINDIR: the statistics of the rounds so far (minjson)
+# and cmpbudget's verdict on them, into GATEDIR/stats.jsonl.tmp and
+# GATEDIR/verdict.jsonl.tmp, its table in verdict.txt and its Markdown in
+# verdict.md. Sets verdict (cmpbudget's status), settled (1 when more
+# rounds could not change the verdict as long as a side's minimum lies
+# within a factor 1 + GATE_NOISE of its true figure: cmpbudget -N) and
+# doubted (1 when a metric beyond its budget was not so by its paired
+# ratios: cmpbudget -p).
+judge_now() {
+	"$2/minjson" -x round,slot,load,pressure -s min,q1,median,q3 "$1/runs.jsonl" > "$1/stats.jsonl.tmp" ||
+	    fail "$1" both statistics "minjson failed on $1/runs.jsonl"
 	noise=
 	[ "$rule_noise" = off ] || noise=$rule_noise
-	out=$("$2/cmpbudget" -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} ${noise:+-N "$noise"} \
-	    "$1/doubt.jsonl" 2>/dev/null)
+	# shellcheck disable=SC2086
+	out=$("$2/cmpbudget" $strict -p -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} ${noise:+-N "$noise"} \
+	    -r "$1/runs.jsonl" -m "$1/verdict.md" "$1/stats.jsonl.tmp" 2> "$1/verdict.txt")
 	verdict=$?
+	printf '%s\n' "$out" > "$1/verdict.jsonl.tmp"
 	summary=${out##*"$nl"}
-	# Inside a JSON string every quote is escaped, so this matches the
-	# member only.
+	settled=0 doubted=0
+	# Inside a JSON string every quote is escaped, so these match the
+	# members only.
 	case $summary in
 	*[{,]'"settled":true'[,}]*) settled=1 ;;
 	esac
+	case $summary in
+	*[{,]'"doubted":[]'[,}]*) ;;
+	*[{,]'"doubted":['*) doubted=1 ;;
+	esac
 }
 
-# The rounds so far, each side's minimum and maximum, for the confirmation.
-doubt_stats() {
-	"$2/minjson" -x round,slot,load,pressure -s min,max "$1/runs.jsonl" > "$1/doubt.jsonl" 2>/dev/null
-}
-
-# doubtful GATEDIR BINDIR: whether the rounds so far, which regress by each
-# side's minimum (settle), regress only through the noise of this very
-# measurement: none would against base's slowest round. The rule is the
-# same (cmpbudget's), only base's statistic differs.
-doubtful() {
-	"$2/cmpbudget" -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} -S base=max "$1/doubt.jsonl" > /dev/null 2>&1
-}
+# The fewest rounds whose paired ratios have an interval at cmpbudget's
+# confidence, 0.95 (cmpbudget(1)): a confirmation measures up to them.
+PAIRED_ROUNDS=6
 
 cmd_judge() {
 	dir=$1 bin=$2
 	sides "$dir"
 	ids "$dir/judge.id" rule
+	strict=
+	[ "$rule_unbudgeted" = error ] && strict=-u
 	[ -s "$dir/runs.blocks" ] || echo 1 > "$dir/runs.blocks"
 	rounds=$(($(grep -c . "$dir/runs.jsonl") / 2)) blocks=0 start=1
 	while IFS= read -r line; do
@@ -474,61 +478,54 @@ cmd_judge() {
 		*) blocks=$((blocks + 1)) start=$line ;;
 		esac
 	done < "$dir/runs.blocks"
-	# Each block is RUNS rounds, measured one at a time, and ends early
-	# once more rounds could not change the verdict (settle), the first
-	# after two rounds at least. A regression
-	# is measured again before it is reported, whether these rounds were
-	# measured just now or long ago and judged by another budget: one more
-	# block always, and up to CONFIRM in all while it stays within the
-	# noise of this very measurement, judged over all rounds. A few rounds
-	# of one side can all fall in a slow spell of the machine; more rounds
-	# can only lower each side's minimum towards its true figure, so a
-	# real regression stays one: the rule is not loosened. The blocks are
-	# kept with the rounds, for the next judgment.
+	# The first block is RUNS rounds, measured one at a time, and ends
+	# early once more rounds could not change the verdict (cmpbudget -N),
+	# after two rounds at least. A regression is measured again before it
+	# is reported, whether these rounds were measured just now or long ago
+	# and judged by another budget: one more block always, up to
+	# PAIRED_ROUNDS rounds in all, so that it stands only where each
+	# side's minimum and the paired ratios of the rounds agree (cmpbudget
+	# -p). A few rounds of one side can all fall in a slow spell of the
+	# machine; the ratio of each round's two sides, measured side by side,
+	# can not. A metric beyond its budget that its paired ratios do not
+	# confirm (doubted) is measured on, a block of RUNS rounds at a time,
+	# up to CONFIRM blocks after the first. The blocks are kept with the
+	# rounds, for the next judgment.
 	while :; do
 		have=$((rounds - start + 1))
-		settle "$dir" "$bin"
-		# The first block settles on two rounds at least, one of each
-		# order: one sample of each side is too few to trust a margin.
-		[ "$blocks" = 1 ] && [ "$have" -lt 2 ] && settled=0
-		if [ "$have" -lt "$runs_runs" ]; then
-			if [ "$settled" = 0 ]; then
+		judge_now "$dir" "$bin"
+		if [ "$blocks" = 1 ] && [ "$have" -lt "$runs_runs" ]; then
+			# One sample of each side is too few to trust a margin.
+			if [ "$settled" = 0 ] || [ "$have" -lt 2 ]; then
 				more "$dir" "$bin" $([ "$rule_noise" = off ] && echo $((runs_runs - have)) || echo 1)
 				continue
 			fi
 			echo "gate: settled after $have of $runs_runs rounds: no more could change the verdict, with minima within GATE_NOISE $rule_noise of the truth" >&2
 		fi
-		[ "$verdict" = 1 ] || break
-		[ "$blocks" -le "$rule_confirm" ] || break
-		if [ "$blocks" = 1 ]; then
-			echo "gate: a regression, measured again to confirm it: up to $runs_runs more rounds" >&2
+		if [ "$verdict" = 1 ] && [ "$blocks" = 1 ] && [ "$rule_confirm" -gt 0 ]; then
+			count=$((PAIRED_ROUNDS - rounds))
+			[ "$rule_noise" = off ] && [ "$count" -lt "$runs_runs" ] && count=$runs_runs
+			[ "$count" -lt 1 ] && count=1
+			echo "gate: a regression, measured again to confirm it: $count more rounds, for the paired ratios of $((rounds + count))" >&2
+		elif [ "$verdict" = 0 ] && [ "$doubted" = 1 ] && [ "$blocks" -le "$rule_confirm" ]; then
+			count=$runs_runs
+			echo "gate: beyond the budget by the minima, not by the paired ratios: $count more rounds" >&2
 		else
-			doubtful "$dir" "$bin" || break
-			echo "gate: a regression within this measurement's own noise: up to $runs_runs more rounds" >&2
+			break
 		fi
 		start=$((rounds + 1))
 		blocks=$((blocks + 1))
 		echo "$start" >> "$dir/runs.blocks"
-		more "$dir" "$bin" $([ "$rule_noise" = off ] && echo "$runs_runs" || echo 1)
+		more "$dir" "$bin" "$count"
 	done
-	rm -f "$dir/settle.jsonl"
-	rm -f "$dir/doubt.jsonl"
-	"$bin/minjson" -x round,slot,load,pressure -s min,q1,median,q3 "$dir/runs.jsonl" > "$dir/stats.jsonl.tmp" ||
-	    fail "$dir" both statistics "minjson failed on $dir/runs.jsonl"
-	mv -f "$dir/stats.jsonl.tmp" "$dir/stats.jsonl"
-	strict=
-	[ "$rule_unbudgeted" = error ] && strict=-u
-	# shellcheck disable=SC2086
-	"$bin/cmpbudget" $strict -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} -r "$dir/runs.jsonl" -m "$dir/verdict.md" "$dir/stats.jsonl" \
-	    > "$dir/verdict.jsonl.tmp" 2> "$dir/verdict.txt"
-	status=$?
-	if [ $status -gt 2 ] || [ ! -s "$dir/verdict.jsonl.tmp" ]; then
+	if [ $verdict -gt 2 ] || [ ! -s "$dir/verdict.jsonl.tmp" ]; then
 		cat "$dir/verdict.txt" >&2
-		fail "$dir" both judge "cmpbudget failed (status $status)"
+		fail "$dir" both judge "cmpbudget failed (status $verdict)"
 	fi
+	mv -f "$dir/stats.jsonl.tmp" "$dir/stats.jsonl"
 	# cmpbudget's status is the gate's: the one place a verdict becomes an
 	# exit status.
-	echo $status > "$dir/verdict.status"
+	echo $verdict > "$dir/verdict.status"
 	mv -f "$dir/verdict.jsonl.tmp" "$dir/verdict.jsonl"
 	# The picture of the rounds: a reader's aid, so a failure to draw it
 	# is said but does not change the verdict.

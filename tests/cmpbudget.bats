@@ -368,7 +368,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-V] [-nu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-V] [-npu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -747,4 +747,56 @@ settled() {
 	[ "$(echo "${lines[-1]}" | jq -c 'has("settled")')" = false ]
 	run -2 --separate-stderr cmpbudget -N x in.jsonl
 	[[ "$stderr" == "cmpbudget: -N x: "* ]]
+}
+
+# pairs_of RATIO...: runs.jsonl with base 100 and head 100 x RATIO a round.
+pairs_of() {
+	r=0
+	for x in "$@"; do
+		r=$((r + 1))
+		printf '{"side":"base","round":%s,"x_ns":100}\n{"side":"head","round":%s,"x_ns":%s}\n' "$r" "$r" "$x"
+	done >runs.jsonl
+}
+
+@test "cmpbudget -p: beyond the budget by the minima, regressed only where the paired ratios say slower" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	# The minima say 100 -> 130: beyond 20 %.
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":130}\n' >stats.jsonl
+	# Six rounds, every ratio above 1 + 0.05: slower, so regressed.
+	pairs_of 130 128 131 140 135 129
+	run -1 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.outcome,.doubted]')" = '["regressed","slower",false]' ]
+	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.regressed,.doubted]')" = '["regressed",["x_ns"],[]]' ]
+	# One round of six at 1.0: the interval reaches it, same: ok, doubted.
+	pairs_of 130 128 100 140 135 129
+	run -0 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.outcome,.doubted]')" = '["ok","same",true]' ]
+	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.regressed,.doubted]')" = '["ok",[],["x_ns"]]' ]
+	[[ "${stderr_lines[1]}" == *' ok (doubted) '* ]]
+	# Without -p the minima alone decide, and there is no "doubted".
+	run -1 --separate-stderr cmpbudget -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.verdict,has("doubted")]')" = '["regressed",false]' ]
+	# Too few rounds to say: the minima decide.
+	pairs_of 100 100 100
+	run -1 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.outcome,.doubted]')" = '["regressed","too few rounds",false]' ]
+}
+
+@test "cmpbudget -p: an improvement stands only where the paired ratios say faster; -N never settles a doubted metric" {
+	printf '[budget]\nx_ns = 0.2\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":70}\n' >stats.jsonl
+	pairs_of 70 72 69 71 70 73
+	run -0 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[1]}" | jq -c '[.improved,.doubted]')" = '[["x_ns"],[]]' ]
+	pairs_of 70 72 100 71 70 73
+	run -0 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[1]}" | jq -c '[.improved,.doubted]')" = '[[],["x_ns"]]' ]
+	# 100 -> 200 is far beyond 1.2 x 1.1, but doubted: not settled.
+	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":200}\n' >stats.jsonl
+	pairs_of 200 200 100 200 200 200
+	run -0 --separate-stderr cmpbudget -p -N 0.1 -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.doubted,.settled]')" = '["ok",["x_ns"],false]' ]
+	pairs_of 200 200 190 200 200 200
+	run -1 --separate-stderr cmpbudget -p -N 0.1 -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.doubted,.settled]')" = '["regressed",[],true]' ]
 }

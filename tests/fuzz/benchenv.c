@@ -72,8 +72,8 @@ static const struct {
 	double def, min, max;
 	int whole;
 } rule[] = {
-	{ 4, 1, 1e6, 1 },	/* bench.h's defaults */
-	{ 0.003, 1e-6, 3600, 0 },
+	{ 8, 1, 1e6, 1 },	/* bench.h's defaults */
+	{ 0.0005, 1e-6, 3600, 0 },
 	{ 0, 1e-6, 1e6, 0 },	/* unset: 4 x reps x min_s, not checked */
 	{ 0, 0, 1, 1 },
 };
