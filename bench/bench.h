@@ -37,9 +37,9 @@
  * without a rebuild:
  *	BENCH_REPS	batches per metric (default 8, at most 1000000)
  *	BENCH_MIN_S	seconds a batch lasts at least (default 0.0005;
- *			8 batches of 0.5 ms drift less between two runs of
- *			one build than 4 of 3 ms on a loaded machine, in a
- *			third of the time: kata/README.md, "Effort")
+ *			8 batches of 0.5 ms gave the gate's verdicts as
+ *			right as 4 of 3 ms, in 0.6 to 0.7 of the time,
+ *			measured: kata/README.md, "Effort")
  *	BENCH_MAX_S	wall-clock seconds a metric may spend before it takes no
  *			more batches, having at least one (default 4 x
  *			BENCH_REPS x BENCH_MIN_S). A warm-up call that alone

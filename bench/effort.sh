@@ -13,7 +13,7 @@ n=${1:-5}
 [ $# -gt 0 ] || set -- 4:0.003 4:0.001 8:0.0005
 dir=build/effort
 unset MAKEFLAGS MFLAGS MAKELEVEL BASE HEAD GATEDIR BENCH_REPS BENCH_MIN_S
-rm -rf "$dir" && mkdir -p "$dir/src" || exit 2
+rm -rf "$dir" && mkdir -p "$dir/src" "$dir/g" || exit 2
 make -s all >/dev/null || exit 2
 for s in s03-matmul-twice s08-rmsnorm-twice; do
 	patch -s -o "$dir/src/$s.c" kata/kernels.c < "kata/slowdowns/$s.patch" || exit 2
