@@ -406,15 +406,16 @@ run_failed() {
 	fail "$1" "${side:-both}" run "${msg:-alternate exited with status $2}"
 }
 
-# The first round, or with GATE_NOISE off the first block; the judge
-# measures on from there. GATEDIR/runs.blocks lists the round each block
-# of runs.jsonl starts with.
+# The first two rounds (the fewest the first block settles on: one of
+# each order), or with GATE_NOISE off the first block; the judge measures
+# on from there. GATEDIR/runs.blocks lists the round each block of
+# runs.jsonl starts with.
 cmd_measure() {
 	dir=$1 bin=$2
 	sides "$dir"
 	ids "$dir/judge.id" rule
-	count=1
-	[ "$rule_noise" = off ] && count=$runs_runs
+	count=2
+	[ "$runs_runs" -lt 2 ] || [ "$rule_noise" = off ] && count=$runs_runs
 	rm -f "$dir/runs.jsonl.tmp"
 	echo "gate: measuring base and head, $runs_runs rounds" >&2
 	alternate_rounds "$dir" "$bin" 1 "$count"
