@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "gauge.h"
 #include "jsonl.h"
 #include "proc.h"
+#include "progress.h"
 #include "stats.h"
 #include "util.h"
 #include "version.h"
@@ -75,51 +75,7 @@ static long discards;		/* how often the running round was discarded */
 static struct buf held;
 
 /* The progress display: only on a terminal. */
-static int tty;
-static int shown;
-static double t0;
-static long runsdone, runstotal;
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void
-erase(void)
-{
-	if (shown) {
-		fputs("\r\033[K", stderr);
-		shown = 0;
-	}
-}
-
-static void
-progress(const char *fmt, ...)
-{
-	va_list ap;
-	double el;
-
-	if (!tty)
-		return;
-	el = now() - t0;
-	fputs("\r\033[K", stderr);
-	fprintf(stderr, "%s: ", argv0);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ", %.1f s elapsed", el);
-	/* The estimate needs one finished run to know what a run costs. */
-	if (runsdone > 0)
-		fprintf(stderr, ", about %.1f s left",
-		    el / runsdone * (runstotal - runsdone));
-	fflush(stderr);
-	shown = 1;
-}
+static struct progress prog;
 
 /* Write the held records and make sure they reached the file. */
 static void
@@ -140,7 +96,7 @@ readload(void)
 	double v;
 
 	if ((err = gauge_load(&gauges, &v)) != NULL) {
-		erase();
+		progress_erase(&prog);
 		die("%s", err);
 	}
 	return v;
@@ -154,7 +110,7 @@ readpressure(void)
 	double v;
 
 	if ((err = gauge_pressure(&gauges, &v)) != NULL) {
-		erase();
+		progress_erase(&prog);
 		die("%s", err);
 	}
 	return v;
@@ -173,12 +129,6 @@ gaugename(void)
 	return gauges.pressurepath != NULL ? "CPU pressure" : "load average";
 }
 
-static int
-iskey(const struct jfield *f, const char *key)
-{
-	return f->keylen == strlen(key) && memcmp(f->key, key, f->keylen) == 0;
-}
-
 /*
  * Stop the run for a failed side: the message, then its stderr's tail, on
  * stderr; and the failure's record, in place of the round's held records,
@@ -189,7 +139,7 @@ sidefail(const struct side *s, long round, const char *why, const struct proc_re
 {
 	const char *p = NULL, *end = NULL, *nl;
 
-	erase();
+	progress_erase(&prog);
 	warnmsg("side %s, round %ld: %s", s->name, round, why);
 	if (res != NULL && res->errtail != NULL && res->errtaillen > 0) {
 		p = res->errtail;
@@ -309,10 +259,10 @@ runside(const struct side *s, long round, size_t slot)
 	for (i = 0; i < m.n; i++) {
 		const struct jfield *f = &m.field[i];
 
-		if (iskey(f, "side") || iskey(f, "round") || iskey(f, "slot") || iskey(f, "load") ||
-		    (gauges.pressurepath != NULL && iskey(f, "pressure")) ||
-		    (maxthreads > 0 && iskey(f, "threads")) ||
-		    (notediscards && maxload > 0 && iskey(f, "discarded"))) {
+		if (jfield_is(f, "side") || jfield_is(f, "round") || jfield_is(f, "slot") || jfield_is(f, "load") ||
+		    (gauges.pressurepath != NULL && jfield_is(f, "pressure")) ||
+		    (maxthreads > 0 && jfield_is(f, "threads")) ||
+		    (notediscards && maxload > 0 && jfield_is(f, "discarded"))) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
@@ -375,7 +325,7 @@ deferred(long round, const char *how, double gauge, double n)
 	else
 		snprintf(msg, sizeof msg, "round %ld: the load gate stayed closed: %s %s at or above %s after the round, and all %s retries are used",
 		    round, gaugename(), gbuf, mbuf, nbuf);
-	erase();
+	progress_erase(&prog);
 	warnmsg("%s", msg);
 	held.n = 0;
 	buf_printf(&held, "{\"error\":\"%s\",\"deferred\":true,\"round\":%ld,\"gate\":\"%s\",\"%s\":%s,\"maxload\":%s,\"%s\":%s}\n",
@@ -393,14 +343,14 @@ gatewait(long round, long shown_round, long rounds)
 	double start, waited, load;
 	struct timespec ts;
 
-	start = now();
+	start = progress_now();
 	while ((load = readgauge()) >= maxload) {
-		waited = now() - start;
+		waited = progress_now() - start;
 		if (waited >= maxwait)
 			deferred(round, "wait", load, maxwait);
 		fmt_double(lbuf, load);
 		fmt_double(gbuf, maxload);
-		progress("round %ld/%ld, waiting for %s %s to fall below %s",
+		progress_show(&prog, "round %ld/%ld, waiting for %s %s to fall below %s",
 		    shown_round, rounds, gaugename(), lbuf, gbuf);
 		waited = fmin(POLL_S, maxwait - waited);
 		ts.tv_sec = (time_t)waited;
@@ -604,9 +554,7 @@ main(int argc, char *argv[])
 		out = stdout;
 	}
 	proc_forward_signals();
-	tty = isatty(2);
-	t0 = now();
-	runstotal = rounds * (long)nsides;
+	progress_start(&prog, rounds * (long)nsides);
 
 	/*
 	 * Rounds are numbered from first, and the design's rows with them, so
@@ -618,10 +566,10 @@ main(int argc, char *argv[])
 				gatewait(round, round - first + 1, rounds);
 			williams(nsides, (size_t)(round - 1), order);
 			for (slot = 0; slot < nsides; slot++) {
-				progress("round %ld/%ld, side %s (%zu/%zu)", round - first + 1, rounds,
+				progress_show(&prog, "round %ld/%ld, side %s (%zu/%zu)", round - first + 1, rounds,
 				    sides[order[slot]].name, slot + 1, nsides);
 				load = runside(&sides[order[slot]], round, slot);
-				runsdone++;
+				prog.done++;
 				/* Without a gate no round is ever discarded: write at once. */
 				if (maxload <= 0)
 					rflush();
@@ -633,16 +581,16 @@ main(int argc, char *argv[])
 			if (used == retries)
 				deferred(round, "retries", load, (double)retries);
 			used++;
-			runstotal += (long)nsides;
+			prog.total += (long)nsides;
 			fmt_double(lbuf, load);
 			fmt_double(gbuf, maxload);
-			erase();
+			progress_erase(&prog);
 			warnmsg("round %ld discarded: %s %s at or above %s after it (retry %ld of %ld)",
 			    round, gaugename(), lbuf, gbuf, used, retries);
 		}
 		rflush();
 	}
-	erase();
+	progress_erase(&prog);
 	for (i = 0; i < nsides; i++) {
 		free(sides[i].name);
 		free(sides[i].script);

@@ -225,6 +225,35 @@ williams_check() {
 	done
 }
 
+@test "alternate: a metric clashes with an own key only when spelled exactly so, wherever it stands" {
+	# The last key of the object, after others.
+	run -2 --separate-stderr alternate a="printf '{\"t\":1,\"x_ns\":2,\"load\":3}\n'"
+	[ "$stderr" = "alternate: side a, round 1: metric \"load\" clashes with a key of alternate's own" ]
+	# A prefix, a longer name, another case, an escaped spelling: metrics of
+	# their own, passed through as written (keys are compared as written).
+	run -0 --separate-stderr alternate -r 1 -d -l 5 -p -T 4 \
+	    a="printf '{\"sid\":1,\"sides\":2,\"loads\":3,\"Round\":4,\"slot_ns\":5,\"\\\\u0073ide\":6,\"discard\":7,\"thread\":8}\n'"
+	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"pressure":0.5,"threads":1,"discarded":0,"sid":1,"sides":2,"loads":3,"Round":4,"slot_ns":5,"\u0073ide":6,"discard":7,"thread":8}' ]
+	# "discarded" is alternate's own only where alternate writes it: -d with a gate.
+	run -0 --separate-stderr alternate -r 1 -d a="printf '{\"discarded\":1}\n'"
+	[ "$(echo "$output" | jq .discarded)" = 1 ]
+	run -2 --separate-stderr alternate -r 1 -d -l 5 a="printf '{\"discarded\":1}\n'"
+	[ "$stderr" = "alternate: side a, round 1: metric \"discarded\" clashes with a key of alternate's own" ]
+}
+
+@test "alternate: a member given by -a clashes with a metric of the same key only, not a longer one" {
+	# The gate's identity members (-a side:key=value) beside the kata's
+	# metrics, one name a prefix of the other, either way round.
+	run -0 --separate-stderr alternate -r 1 -a a:sum_ns=x -a 'a:x\u0031=y' \
+	    a="printf '{\"sum_ns_x\":1,\"sum_n\":2,\"x1\":3}\n'"
+	[ "$output" = '{"side":"a","sum_ns":"x","x\\u0031":"y","round":1,"slot":0,"load":0.1,"sum_ns_x":1,"sum_n":2,"x1":3}' ]
+	run -2 --separate-stderr alternate -r 1 -a a:sum_ns_x=x a="printf '{\"sum_n\":2,\"sum_ns_x\":1}\n'"
+	[ "$stderr" = 'alternate: side a, round 1: metric "sum_ns_x" clashes with a member given by -a' ]
+	# A key with a quote, kept escaped, is matched escaped.
+	run -2 --separate-stderr alternate -r 1 -a 'a:x"y=1' a="printf '{\"x\\\\\"y\":1}\n'"
+	[ "$stderr" = 'alternate: side a, round 1: metric "x\"y" clashes with a member given by -a' ]
+}
+
 @test "alternate: a side past its timeout is killed with its hanging grandchild" {
 	m=$(marker)
 	run -2 --separate-stderr alternate -t 0.5 a="$A/metric.sh" g="$A/grandchild.sh $m"
@@ -329,6 +358,18 @@ williams_check() {
 	[[ $output == *"alternate: round 2/2, side a (2/2)"*"s elapsed, about"*"s left"* ]]
 	# The last thing written erases the line.
 	[[ $output == *$'\r\033[K' ]]
+	# While a load gate waits, and erased before a message.
+	setload 0.9
+	run -2 script -qec "alternate -r 1 -l 0.5 -L 0.7 a='$A/metric.sh' 2>&1 >/dev/null" /dev/null
+	[[ $output == *"alternate: round 1/1, waiting for load average 0.9 to fall below 0.5, "*" s elapsed"$'\r\033[K'"alternate: round 1: the load gate stayed closed"* ]]
+}
+
+@test "alternate: no progress line when stderr is not a terminal" {
+	run -0 --separate-stderr alternate -r 2 a="$A/metric.sh" b="$A/metric.sh"
+	[ -z "$stderr" ]
+	setload 0.9
+	run -2 --separate-stderr alternate -l 0.5 -L 0.7 a="$A/metric.sh"
+	[ "$stderr" = "alternate: round 1: the load gate stayed closed: load average 0.9 still at or above 0.5 after 0.7 s" ]
 }
 
 @test "alternate: a reader that stops early stops alternate (SIGPIPE)" {
