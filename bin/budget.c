@@ -438,3 +438,33 @@ budget_free(struct budget *b)
 	b->entry = b->count = NULL;
 	b->n = b->cap = b->ncount = b->capcount = 0;
 }
+
+char *
+budget_only(struct budget *b, struct budget *rest, const char *list)
+{
+	const char *p, *end;
+	size_t i, k = 0, len;
+	int keep;
+
+	for (i = 0; i < b->n; i++) {
+		len = strlen(b->entry[i].name);
+		keep = 0;
+		for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
+			end = p + strcspn(p, ",");
+			keep |= (size_t)(end - p) == len && memcmp(p, b->entry[i].name, len) == 0;
+		}
+		if (keep) {
+			b->entry[k++] = b->entry[i];
+		} else {
+			rest->entry = xrealloc(rest->entry, (rest->n + 1) * sizeof *rest->entry);
+			rest->entry[rest->n++] = b->entry[i];
+		}
+	}
+	b->n = k;
+	for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		if (budget_find(b, p, (size_t)(end - p)) == NULL)
+			return msgf("-M: %.*s: not a metric of the budget file", (int)(end - p), p);
+	}
+	return NULL;
+}

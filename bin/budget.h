@@ -51,4 +51,12 @@ const struct budget_entry *budget_find(const struct budget *b, const char *name,
 
 void budget_free(struct budget *b);
 
+/*
+ * Keep in b only the metrics that list names, comma-separated, in the
+ * budget file's order and with its digest; the others go to rest,
+ * budgeted but judged elsewhere (a shard's share of a gate, GATE_SHARD).
+ * Returns NULL, or an allocated message naming the first name b lacks.
+ */
+char *budget_only(struct budget *b, struct budget *rest, const char *list);
+
 #endif

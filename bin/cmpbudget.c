@@ -221,40 +221,6 @@ find_unbudgeted(void)
 		}
 }
 
-/*
- * -M: judge only the budget's metrics that list names, comma-separated (a
- * shard's share of a gate, GATE_SHARD), keeping the budget file's order and
- * digest. A name the budget lacks is an error.
- */
-static void
-only(const char *list)
-{
-	const char *p, *end;
-	size_t i, k = 0, len;
-	int keep;
-
-	for (i = 0; i < budget.n; i++) {
-		len = strlen(budget.entry[i].name);
-		keep = 0;
-		for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
-			end = p + strcspn(p, ",");
-			keep |= (size_t)(end - p) == len && memcmp(p, budget.entry[i].name, len) == 0;
-		}
-		if (keep) {
-			budget.entry[k++] = budget.entry[i];
-		} else {
-			othershare.entry = xrealloc(othershare.entry, (othershare.n + 1) * sizeof *othershare.entry);
-			othershare.entry[othershare.n++] = budget.entry[i];
-		}
-	}
-	budget.n = k;
-	for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
-		end = p + strcspn(p, ",");
-		if (budget_find(&budget, p, (size_t)(end - p)) == NULL)
-			fail("-M: %.*s: not a metric of the budget file", (int)(end - p), p);
-	}
-}
-
 /* The judgment. */
 
 static const struct jfield *
@@ -312,40 +278,6 @@ judge(struct result *res, const struct budget_entry *e)
 
 /* The records. */
 
-static void
-putnum(const struct jfield *f)
-{
-	if (f == NULL)
-		fputs("null", stdout);
-	else
-		fwrite(f->raw, 1, f->rawlen, stdout);
-}
-
-static void
-putdouble(int have, double v)
-{
-	char buf[32];
-
-	if (!have) {
-		fputs("null", stdout);
-		return;
-	}
-	fmt_double(buf, v);
-	fputs(buf, stdout);
-}
-
-static void
-putstr(const char *s)
-{
-	if (s == NULL) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	jescape(stdout, s, strlen(s));
-	putchar('"');
-}
-
 /* The metrics whose verdict is v (or, with doubted, that were doubted), as a JSON array. */
 static void
 putlist(const struct result *res, size_t nres, enum verdict v, int doubted)
@@ -358,7 +290,7 @@ putlist(const struct result *res, size_t nres, enum verdict v, int doubted)
 		if (doubted ? res[i].doubted : res[i].verdict == v) {
 			if (!first)
 				putchar(',');
-			putstr(res[i].e->name);
+			jput_str(stdout, res[i].e->name);
 			first = 0;
 		}
 	putchar(']');
@@ -388,47 +320,47 @@ records(const struct result *res, size_t nres, double conf, double settle, const
 
 		nreg += r->verdict == V_REGRESSED;
 		fputs("{\"metric\":", stdout);
-		putstr(r->e->name);
+		jput_str(stdout, r->e->name);
 		fputs(",\"base\":", stdout);
-		putnum(r->base);
+		jput_raw(stdout, r->base);
 		fputs(",\"head\":", stdout);
-		putnum(r->head);
+		jput_raw(stdout, r->head);
 		fputs(",\"delta\":", stdout);
-		putdouble(r->hasdelta, r->deltav);
+		jput_double(stdout, r->hasdelta, r->deltav);
 		fputs(",\"budget\":", stdout);
-		putdouble(1, r->e->budget);
+		jput_double(stdout, 1, r->e->budget);
 		fputs(",\"verdict\":", stdout);
-		putstr(verdict_name[r->verdict]);
+		jput_str(stdout, verdict_name[r->verdict]);
 		fputs(",\"quartiles\":", stdout);
-		putstr(r->quartiles);
+		jput_str(stdout, r->quartiles);
 		fputs(",\"better\":", stdout);
-		putstr(r->e->better == BETTER_HIGHER ? "higher" : "lower");
+		jput_str(stdout, r->e->better == BETTER_HIGHER ? "higher" : "lower");
 		fputs(",\"rounds\":", stdout);
-		putdouble(r->outcome != O_NONE, (double)r->rounds);
+		jput_double(stdout, r->outcome != O_NONE, (double)r->rounds);
 		fputs(",\"ratio\":", stdout);
-		putdouble(r->hasratio, r->ratio);
+		jput_double(stdout, r->hasratio, r->ratio);
 		fputs(",\"ratio_lo\":", stdout);
-		putdouble(r->hasinterval, r->lo);
+		jput_double(stdout, r->hasinterval, r->lo);
 		fputs(",\"ratio_hi\":", stdout);
-		putdouble(r->hasinterval, r->hi);
+		jput_double(stdout, r->hasinterval, r->hi);
 		fputs(",\"confidence\":", stdout);
-		putdouble(1, conf);
+		jput_double(stdout, 1, conf);
 		fputs(",\"floor\":", stdout);
-		putdouble(r->outcome != O_NONE, r->floor);
+		jput_double(stdout, r->outcome != O_NONE, r->floor);
 		fputs(",\"outcome\":", stdout);
-		putstr(outcome_name[r->outcome]);
+		jput_str(stdout, outcome_name[r->outcome]);
 		if (agree)
 			printf(",\"doubted\":%s", r->doubted ? "true" : "false");
 		printf(",\"budget_sha256\":\"%s\"}\n", budget.sha256);
 	}
 	fputs("{\"verdict\":", stdout);
-	putstr(nerrs ? "error" : nreg ? "regressed" : "ok");
+	jput_str(stdout, nerrs ? "error" : nreg ? "regressed" : "ok");
 	fputs(",\"regressed\":", stdout);
 	putlist(res, nres, V_REGRESSED, 0);
 	printf(",\"metrics\":%zu", budget.n);
 	if (nerrs) {
 		fputs(",\"error\":", stdout);
-		putstr(errs[0]);
+		jput_str(stdout, errs[0]);
 	}
 	fputs(",\"improved\":", stdout);
 	putlist(res, nres, V_IMPROVED, 0);
@@ -440,7 +372,7 @@ records(const struct result *res, size_t nres, double conf, double settle, const
 	for (i = 0; i < nunbudgeted; i++) {
 		if (i)
 			putchar(',');
-		putstr(unbudgeted[i]);
+		jput_str(stdout, unbudgeted[i]);
 	}
 	putchar(']');
 	if (settle >= 0 && !nerrs)
@@ -451,7 +383,7 @@ records(const struct result *res, size_t nres, double conf, double settle, const
 	}
 	if (bfile != NULL) {
 		fputs(",\"budget\":", stdout);
-		putstr(bfile);
+		jput_str(stdout, bfile);
 		printf(",\"budget_sha256\":\"%s\"", budget.sha256);
 	}
 	fputs("}\n", stdout);
@@ -567,8 +499,8 @@ main(int argc, char *argv[])
 			die("%s", msg);
 		failmsg(msg);
 	}
-	if (onlylist != NULL && nerrs == 0)
-		only(onlylist);
+	if (onlylist != NULL && nerrs == 0 && (msg = budget_only(&budget, &othershare, onlylist)) != NULL)
+		failmsg(msg);
 	/* -n: the budget file is valid, and the gate learns its rounds. */
 	if (check) {
 		printf("%ld\n", budget.runs);

@@ -542,3 +542,37 @@ jescape(FILE *fp, const char *s, size_t len)
 		}
 	}
 }
+
+void
+jput_str(FILE *fp, const char *s)
+{
+	if (s == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('"', fp);
+	jescape(fp, s, strlen(s));
+	fputc('"', fp);
+}
+
+void
+jput_double(FILE *fp, int have, double v)
+{
+	char buf[32];
+
+	if (!have) {
+		fputs("null", fp);
+		return;
+	}
+	fmt_double(buf, v);
+	fputs(buf, fp);
+}
+
+void
+jput_raw(FILE *fp, const struct jfield *f)
+{
+	if (f == NULL)
+		fputs("null", fp);
+	else
+		fwrite(f->raw, 1, f->rawlen, fp);
+}

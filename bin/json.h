@@ -82,6 +82,15 @@ const char *jmetrics(const char *buf, size_t len, struct jrecord *rec);
  */
 void jescape(FILE *fp, const char *s, size_t len);
 
+/* Write s as a JSON string, quoted and escaped, or null when s is NULL. */
+void jput_str(FILE *fp, const char *s);
+
+/* Write v in the shortest form that reads back to it (fmt_double), or null when !have. */
+void jput_double(FILE *fp, int have, double v);
+
+/* Write f's value byte for byte as the input had it, or null when f is NULL. */
+void jput_raw(FILE *fp, const struct jfield *f);
+
 /*
  * The grammar's pieces, for the layout fast path (jlayout.h). jskip_string
  * checks a string whose opening quote is just before *pp and moves *pp

@@ -268,14 +268,6 @@ isregressed(const struct row *r)
 	return isverdict(r, "regressed");
 }
 
-static void
-putstr(const char *s)
-{
-	putchar('"');
-	jescape(stdout, s, strlen(s));
-	putchar('"');
-}
-
 /* The summary: the verdict of all shards as one, with the identities they share. */
 static void
 summary(int nreg)
@@ -296,7 +288,7 @@ summary(int nreg)
 	printf("],\"metrics\":%zu,\"shards\":%zu", nrows, nshards);
 	if (nerrs) {
 		fputs(",\"error\":", stdout);
-		putstr(errs[0]);
+		jput_str(stdout, errs[0]);
 	}
 	fputs(",\"improved\":[", stdout);
 	for (i = 0, first = 1; i < nrows; i++)
@@ -308,7 +300,7 @@ summary(int nreg)
 	if (sh != NULL && !nerrs)
 		printf(",\"base\":%s,\"head\":%s,\"budget_sha256\":\"%s\"", sh->base, sh->head, sh->budget);
 	fputs(",\"perfgate_version\":", stdout);
-	putstr(perfgate_version());
+	jput_str(stdout, perfgate_version());
 	fputs("}\n", stdout);
 }
 
