@@ -335,6 +335,15 @@ ids() {
 	done < "$1"
 }
 
+# interruptible GATEDIR: an interrupted measure or judge step leaves
+# nothing half written: its temporaries go, and what is whole stays (the
+# rounds of the blocks measured before, for the next gate to go on from).
+interruptible() {
+	step_dir=$1
+	trap 'd=$step_dir; rm -f "$d/runs.jsonl.tmp" "$d/block.jsonl" "$d/stats.jsonl.tmp" "$d/verdict.jsonl.tmp" \
+	    "$d/verdict.txt.tmp" "$d/verdict.md.new" "$d/verdict.md.new.tmp"; exit 130' INT TERM HUP
+}
+
 # sides GATEDIR: what alternate_rounds needs of the settings and of each
 # side, read once for all the blocks of one step: runs_*, the bench
 # commands and the identity members.
@@ -412,6 +421,7 @@ run_failed() {
 # runs.jsonl starts with.
 cmd_measure() {
 	dir=$1 bin=$2
+	interruptible "$dir"
 	sides "$dir"
 	ids "$dir/judge.id" rule
 	count=2
@@ -431,9 +441,9 @@ more() {
 }
 
 # judge_now GATEDIR BINDIR: the statistics of the rounds so far (minjson)
-# and cmpbudget's verdict on them, into GATEDIR/stats.jsonl.tmp and
-# GATEDIR/verdict.jsonl.tmp, its table in verdict.txt and its Markdown in
-# verdict.md. Sets verdict (cmpbudget's status), settled (1 when more
+# and cmpbudget's verdict on them, into GATEDIR/stats.jsonl.tmp,
+# verdict.jsonl.tmp, verdict.txt.tmp (its table) and verdict.md.new (its
+# Markdown), renamed when the judgment is final. Sets verdict (cmpbudget's status), settled (1 when more
 # rounds could not change the verdict as long as a side's minimum lies
 # within a factor 1 + GATE_NOISE of its true figure: cmpbudget -N) and
 # doubted (1 when a metric beyond its budget was not so by its paired
@@ -445,7 +455,7 @@ judge_now() {
 	[ "$rule_noise" = off ] || noise=$rule_noise
 	# shellcheck disable=SC2086
 	out=$("$2/cmpbudget" $strict -p -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} ${noise:+-N "$noise"} \
-	    -r "$1/runs.jsonl" -m "$1/verdict.md" "$1/stats.jsonl.tmp" 2> "$1/verdict.txt")
+	    -r "$1/runs.jsonl" -m "$1/verdict.md.new" "$1/stats.jsonl.tmp" 2> "$1/verdict.txt.tmp")
 	verdict=$?
 	printf '%s\n' "$out" > "$1/verdict.jsonl.tmp"
 	summary=${out##*"$nl"}
@@ -467,18 +477,23 @@ PAIRED_ROUNDS=6
 
 cmd_judge() {
 	dir=$1 bin=$2
+	interruptible "$dir"
 	sides "$dir"
 	ids "$dir/judge.id" rule
 	strict=
 	[ "$rule_unbudgeted" = error ] && strict=-u
 	[ -s "$dir/runs.blocks" ] || echo 1 > "$dir/runs.blocks"
-	rounds=$(($(grep -c . "$dir/runs.jsonl") / 2)) blocks=0 start=1
+	rounds=$(($(grep -c . "$dir/runs.jsonl") / 2)) blocks=0 start=1 starts=
 	while IFS= read -r line; do
 		case $line in
 		'') ;;
-		*) blocks=$((blocks + 1)) start=$line ;;
+		*) # A block begun after the rounds end was never measured (an
+		   # interrupted judge): it is measured again.
+		   [ "$line" -gt "$rounds" ] && break
+		   blocks=$((blocks + 1)) start=$line starts=$starts$line$nl ;;
 		esac
 	done < "$dir/runs.blocks"
+	printf '%s' "$starts" > "$dir/runs.blocks"
 	# The first block is RUNS rounds, measured one at a time, and ends
 	# early once more rounds could not change the verdict (cmpbudget -N),
 	# after two rounds at least. A regression is measured again before it
@@ -519,6 +534,8 @@ cmd_judge() {
 		echo "$start" >> "$dir/runs.blocks"
 		more "$dir" "$bin" "$count"
 	done
+	mv -f "$dir/verdict.txt.tmp" "$dir/verdict.txt"
+	[ -f "$dir/verdict.md.new" ] && mv -f "$dir/verdict.md.new" "$dir/verdict.md"
 	if [ $verdict -gt 2 ] || [ ! -s "$dir/verdict.jsonl.tmp" ]; then
 		cat "$dir/verdict.txt" >&2
 		fail "$dir" both judge "cmpbudget failed (status $verdict)"
