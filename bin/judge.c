@@ -75,12 +75,25 @@ judge_paired(struct result *r, double *ratio, size_t n, double conf, double nois
 void
 judge_agree(struct result *r)
 {
-	/* Outcomes are in the metric's direction: "slower" is always worse. */
-	if ((r->verdict == V_REGRESSED && (r->outcome == O_SAME || r->outcome == O_FASTER)) ||
-	    (r->verdict == V_IMPROVED && (r->outcome == O_SAME || r->outcome == O_SLOWER))) {
-		r->verdict = V_OK;
-		r->doubted = 1;
+	enum verdict paired;
+
+	if (r->verdict == V_ERROR || !r->hasratio)
+		return;
+	/* The median ratio, judged by the same budget as the two sides. */
+	paired = judge_budget(r->e, 1, r->ratio);
+	if (r->verdict == V_OK) {
+		/* Within the budget stays so; a median beyond it is a doubt. */
+		r->doubted = paired != V_OK;
+		return;
 	}
+	/* Too few rounds for an outcome cannot gainsay the two sides. */
+	if (r->outcome == O_FEW)
+		return;
+	/* Outcomes are in the metric's direction: "slower" is always worse. */
+	if (r->outcome == (r->verdict == V_REGRESSED ? O_SLOWER : O_FASTER) || paired == r->verdict)
+		return;
+	r->verdict = V_OK;
+	r->doubted = 1;
 }
 
 int

@@ -56,10 +56,13 @@ enum verdict judge_budget(const struct budget_entry *e, double base, double head
 void judge_paired(struct result *r, double *ratio, size_t n, double conf, double noise);
 
 /*
- * A metric beyond its budget, by the two sides' statistics, stays
- * regressed (or improved) only when its paired ratios agree: an outcome of
- * "same", or one the other way, makes it ok and doubted. An outcome of too
- * few rounds leaves the verdict as it is.
+ * The two opinions of a metric, its sides' statistics and its paired
+ * ratios, where they disagree: one beyond the budget by the statistics
+ * stays regressed (or improved) only when its paired ratios agree, their
+ * outcome "slower" (or "faster") or their median ratio beyond the budget
+ * too; otherwise it is ok and doubted (with too few rounds for an outcome,
+ * it stays as it is). One within the budget by the statistics stays ok,
+ * doubted when its median ratio is beyond the budget.
  */
 void judge_agree(struct result *r);
 

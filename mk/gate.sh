@@ -503,10 +503,11 @@ cmd_judge() {
 	# side's minimum and the paired ratios of the rounds agree (cmpbudget
 	# -p). A few rounds of one side can all fall in a slow spell of the
 	# machine; the ratio of each round's two sides, measured side by side,
-	# can not. A metric beyond its budget that its paired ratios do not
-	# confirm (doubted) is measured on, a block of RUNS rounds at a time,
-	# up to CONFIRM blocks after the first. The blocks are kept with the
-	# rounds, for the next judgment.
+	# can not. A metric on which the two disagree (doubted: beyond the
+	# budget by one and not by the other) is measured on, up to
+	# PAIRED_ROUNDS rounds and then RUNS at a time, up to CONFIRM blocks
+	# after the first. The blocks are kept with the rounds, for the next
+	# judgment.
 	while :; do
 		have=$((rounds - start + 1))
 		judge_now "$dir" "$bin"
@@ -518,14 +519,16 @@ cmd_judge() {
 			fi
 			echo "gate: settled after $have of $runs_runs rounds: no more could change the verdict, with minima within GATE_NOISE $rule_noise of the truth" >&2
 		fi
+		# A block after the first brings the rounds up to PAIRED_ROUNDS, or
+		# adds RUNS.
+		count=$((PAIRED_ROUNDS - rounds))
+		[ "$count" -lt 1 ] && count=$runs_runs
+		[ "$rule_noise" = off ] && [ "$count" -lt "$runs_runs" ] && count=$runs_runs
 		if [ "$verdict" = 1 ] && [ "$blocks" = 1 ] && [ "$rule_confirm" -gt 0 ]; then
-			count=$((PAIRED_ROUNDS - rounds))
-			[ "$rule_noise" = off ] && [ "$count" -lt "$runs_runs" ] && count=$runs_runs
-			[ "$count" -lt 1 ] && count=1
+			[ "$rounds" -ge "$PAIRED_ROUNDS" ] && count=1
 			echo "gate: a regression, measured again to confirm it: $count more rounds, for the paired ratios of $((rounds + count))" >&2
 		elif [ "$verdict" = 0 ] && [ "$doubted" = 1 ] && [ "$blocks" -le "$rule_confirm" ]; then
-			count=$runs_runs
-			echo "gate: beyond the budget by the minima, not by the paired ratios: $count more rounds" >&2
+			echo "gate: the minima and the paired ratios disagree on the budget: $count more rounds" >&2
 		else
 			break
 		fi

@@ -758,7 +758,7 @@ pairs_of() {
 	done >runs.jsonl
 }
 
-@test "cmpbudget -p: beyond the budget by the minima, regressed only where the paired ratios say slower" {
+@test "cmpbudget -p: beyond the budget by the minima, regressed only where the paired ratios say slower or their median is beyond it too" {
 	printf '[budget]\nx_ns = 0.2\n' >b.toml
 	# The minima say 100 -> 130: beyond 20 %.
 	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":130}\n' >stats.jsonl
@@ -767,8 +767,14 @@ pairs_of() {
 	run -1 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
 	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.outcome,.doubted]')" = '["regressed","slower",false]' ]
 	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.regressed,.doubted]')" = '["regressed",["x_ns"],[]]' ]
-	# One round of six at 1.0: the interval reaches it, same: ok, doubted.
+	# One round of six at 1.0: the interval reaches it, same; but the median
+	# ratio, 1.295, is beyond 1.2 too: regressed.
 	pairs_of 130 128 100 140 135 129
+	run -1 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
+	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.ratio,.outcome,.doubted]')" = '["regressed",1.295,"same",false]' ]
+	# Head as fast as base in most rounds: same, and the median, 1.015,
+	# within the budget: ok, doubted.
+	pairs_of 130 100 100 102 135 101
 	run -0 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
 	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.outcome,.doubted]')" = '["ok","same",true]' ]
 	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.regressed,.doubted]')" = '["ok",[],["x_ns"]]' ]
@@ -788,12 +794,12 @@ pairs_of() {
 	pairs_of 70 72 69 71 70 73
 	run -0 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
 	[ "$(echo "${lines[1]}" | jq -c '[.improved,.doubted]')" = '[["x_ns"],[]]' ]
-	pairs_of 70 72 100 71 70 73
+	pairs_of 70 100 100 100 71 72
 	run -0 --separate-stderr cmpbudget -p -b b.toml -r runs.jsonl stats.jsonl
 	[ "$(echo "${lines[1]}" | jq -c '[.improved,.doubted]')" = '[[],["x_ns"]]' ]
 	# 100 -> 200 is far beyond 1.2 x 1.1, but doubted: not settled.
 	printf '{"side":"base","stat":"min","x_ns":100}\n{"side":"head","stat":"min","x_ns":200}\n' >stats.jsonl
-	pairs_of 200 200 100 200 200 200
+	pairs_of 200 100 100 100 100 200
 	run -0 --separate-stderr cmpbudget -p -N 0.1 -b b.toml -r runs.jsonl stats.jsonl
 	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.doubted,.settled]')" = '["ok",["x_ns"],false]' ]
 	pairs_of 200 200 190 200 200 200

@@ -397,7 +397,7 @@ C
 	[ "$(cat "$G/runs.blocks" | tr '\n' ' ')" = "1 3 7 " ]
 	# The order of sides alternates across blocks as within one.
 	[ "$(jq -r 'select(.slot == 0) | .side' "$G/runs.jsonl" | tr '\n' ' ')" = "base head base head base head base head " ]
-	[[ "$stderr" == *"gate: beyond the budget by the minima, not by the paired ratios: 2 more rounds"* ]]
+	[[ "$stderr" == *"gate: the minima and the paired ratios disagree on the budget: 2 more rounds"* ]]
 	# Without confirmation: two rounds, and the minima alone decide.
 	rm -rf "$G"
 	noisy_gate 1000 GATE_CONFIRM=0
