@@ -457,7 +457,8 @@ judge_now() {
 	out=$("$2/cmpbudget" $strict -p -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} ${noise:+-N "$noise"} \
 	    -r "$1/runs.jsonl" -m "$1/verdict.md.new" "$1/stats.jsonl.tmp" 2> "$1/verdict.txt.tmp")
 	verdict=$?
-	printf '%s\n' "$out" > "$1/verdict.jsonl.tmp"
+	# Nothing written stays nothing: the judge tells an empty answer.
+	if [ -n "$out" ]; then printf '%s\n' "$out"; fi > "$1/verdict.jsonl.tmp"
 	summary=${out##*"$nl"}
 	settled=0 doubted=0
 	# Inside a JSON string every quote is escaped, so these match the
