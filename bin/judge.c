@@ -82,8 +82,8 @@ judge_agree(struct result *r)
 	/* The median ratio, judged by the same budget as the two sides. */
 	paired = judge_budget(r->e, 1, r->ratio);
 	if (r->verdict == V_OK) {
-		/* Within the budget stays so; a median beyond it is a doubt. */
-		r->doubted = paired != V_OK;
+		/* Within the budget stays so; a median that regresses is a doubt. */
+		r->doubted = paired == V_REGRESSED;
 		return;
 	}
 	/* Too few rounds for an outcome cannot gainsay the two sides. */

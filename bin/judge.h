@@ -62,7 +62,7 @@ void judge_paired(struct result *r, double *ratio, size_t n, double conf, double
  * outcome "slower" (or "faster") or their median ratio beyond the budget
  * too; otherwise it is ok and doubted (with too few rounds for an outcome,
  * it stays as it is). One within the budget by the statistics stays ok,
- * doubted when its median ratio is beyond the budget.
+ * doubted when its median ratio regresses beyond the budget.
  */
 void judge_agree(struct result *r);
 

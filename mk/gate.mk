@@ -195,7 +195,8 @@ $(GATEDIR)/judge.id: FORCE | $(GATEDIR)/runs.id
 	@$(GATE_SH) rule $(GATEDIR) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE)) \
 	    $(call gate_q,$(GATE_UNBUDGETED))
 
-$(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id
+# Measuring reads the rule too (GATE_NOISE: one round at a time or not).
+$(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id | $(GATEDIR)/judge.id
 	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN)
 
 $(GATEDIR)/verdict.jsonl: $(GATEDIR)/runs.jsonl $(GATEDIR)/judge.id

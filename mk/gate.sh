@@ -161,6 +161,13 @@ cmd_rule() {
 	ok|error) ;;
 	*) fail "$dir" both judge "GATE_UNBUDGETED=$unbudgeted: not ok or error" ;;
 	esac
+	case $confirm in
+	''|*[!0-9]*) fail "$dir" both judge "GATE_CONFIRM=$confirm: not a number of blocks" ;;
+	esac
+	case $noise in
+	off) ;;
+	''|.|*[!0-9.]*|*.*.*) fail "$dir" both judge "GATE_NOISE=$noise: not a fraction or off" ;;
+	esac
 	printf 'budget %s\nbudget_sha256 %s\nconfirm %s\nnoise %s\nunbudgeted %s\ncases %s\n' "$budget" "$(sha "$budget")" \
 	    "$confirm" "$noise" "$unbudgeted" "$(id_get "$dir/runs.id" cases)" \
 	    > "$dir/judge.id.tmp"
@@ -199,10 +206,8 @@ identify() {
 		src=$commit${dirty:++dirty:$dirty} ;;
 	esac
 	fail_source=$src
-	# The first line the compiler prints.
-	ccver=$(cd /tmp && $cc --version 2>/dev/null)
-	[ -n "$ccver" ] || ccver=$(cd /tmp && $cc -v 2>&1)
-	ccver=${ccver%%"$nl"*}
+	cc_version "$cc"
+	ccver=$ccv_line
 	[ -n "$ccver" ] || fail "$dir" "$side" identity "compiler $cc prints no version"
 	{
 		printf 'side %s\nkind %s\nsource %s\ncommit %s\ndirty %s\ncc %s\ncc_version %s\ncflags %s\nbuild %s\nbench %s\n' \
@@ -298,7 +303,7 @@ cmd_side() {
 	printf '%s\n' "$bench" > "$out/bench.cmd"
 	# The key: the identity, then what would run. The members are what
 	# alternate adds to each of the side's records.
-	ran=$(runs_of "$bench")
+	ran=$(runs_of "$bench") || fail "$dir" "$side" build "cannot read what $bench runs"
 	exe=
 	case $ran in
 	"run "*) exe=${ran#run }
@@ -350,7 +355,10 @@ interruptible() {
 sides() {
 	ids "$1/runs.id" runs
 	for s in base head; do
-		IFS= read -r cmd < "$1/$s/bench.cmd"
+		cmd=
+		while IFS= read -r line || [ -n "$line" ]; do
+			cmd=$cmd${cmd:+$nl}$line
+		done < "$1/$s/bench.cmd"
 		eval "${s}_cmd=\$cmd"
 		# One sed a side; a read loop would read the file a byte a call.
 		eval "${s}_members=\$(sed -n 's/^member //p' \"\$1/\$s.key\")"
@@ -526,7 +534,7 @@ cmd_judge() {
 		[ "$count" -lt 1 ] && count=$runs_runs
 		[ "$rule_noise" = off ] && [ "$count" -lt "$runs_runs" ] && count=$runs_runs
 		if [ "$verdict" = 1 ] && [ "$blocks" = 1 ] && [ "$rule_confirm" -gt 0 ]; then
-			[ "$rounds" -ge "$PAIRED_ROUNDS" ] && count=1
+			[ "$rounds" -ge "$PAIRED_ROUNDS" ] && [ "$rule_noise" != off ] && count=1
 			echo "gate: a regression, measured again to confirm it: $count more rounds, for the paired ratios of $((rounds + count))" >&2
 		elif [ "$verdict" = 0 ] && [ "$doubted" = 1 ] && [ "$blocks" -le "$rule_confirm" ]; then
 			echo "gate: the minima and the paired ratios disagree on the budget: $count more rounds" >&2

@@ -43,14 +43,32 @@ shas() {
 	done
 }
 
+# cc_version CC: sets ccv_line to the first line CC prints of its version
+# (--version, else -v), asked once a process: a new compiler behind the
+# same name compiles and links again.
+cc_version() {
+	if [ "${ccv_of-}" != "$1" ]; then
+		ccv_line=$(cd /tmp && $1 --version 2>/dev/null)
+		[ -n "$ccv_line" ] || ccv_line=$(cd /tmp && $1 -v 2>&1)
+		ccv_line=${ccv_line%%"$nl"*}
+		ccv_of=$1
+	fi
+}
+
 # object_key CMD SRC DFILE: what an object was compiled from: the command,
 # then the digests of the source and of the headers of its -MD list (after
-# the source, its first prerequisite), from one sha256sum. The source is
-# named by its digest alone: the same file in another directory has the
-# same key.
+# the source, its first prerequisite), from one sha256sum. The list may
+# have been made for the same source in another directory (the store's): a
+# header beside that source is taken beside this one, and is written
+# ./name, so that the key names no directory of a side and the same file
+# in another directory has the same key.
 object_key() {
 	printf '%s\n' "$1"
 	key_src=$2 key_dfile=$3
+	case $key_src in
+	*/*) key_dir=${key_src%/*} ;;
+	*) key_dir=. ;;
+	esac
 	set --
 	if [ -f "$key_dfile" ]; then
 		key_deps=
@@ -64,25 +82,51 @@ object_key() {
 		# shellcheck disable=SC2086
 		set -- $key_deps
 		set +f
-		[ $# -gt 0 ] && shift
+	fi
+	if [ $# -gt 0 ]; then
+		case $1 in
+		*/*) key_from=${1%/*} ;;
+		*) key_from=. ;;
+		esac
+		shift
+		for key_dep; do
+			shift
+			case $key_dep in
+			"$key_from"/*) key_dep=$key_dir/${key_dep#"$key_from"/} ;;
+			esac
+			set -- "$@" "$key_dep"
+		done
 	fi
 	key_out=$(sha256sum -- "$key_src" "$@" 2>&1)
 	key_line=${key_out%%"$nl"*}
 	printf 'source %s\n' "${key_line%% *}"
 	case $key_out in
-	*"$nl"*) printf '%s\n' "${key_out#*"$nl"}" ;;
+	*"$nl"*) key_out=${key_out#*"$nl"} ;;
+	*) key_out= ;;
 	esac
+	while [ -n "$key_out" ]; do
+		key_line=${key_out%%"$nl"*}
+		case $key_out in
+		*"$nl"*) key_out=${key_out#*"$nl"} ;;
+		*) key_out= ;;
+		esac
+		case $key_line in
+		*"  $key_dir/"*) key_line="${key_line%%"  $key_dir/"*}  ./${key_line#*"  $key_dir/"}" ;;
+		esac
+		printf '%s\n' "$key_line"
+	done
 }
 
 # compile OBJ CC CFLAGS INCLUDES SRC: status 0 when OBJ is up to date or
 # made now; the compiler's complaints on stderr. OBJ is up to date when it
-# was compiled by the same command from the same content of SRC and of
-# every file it included (the compiler's -MD list, system headers too): an
-# incremental build keyed by content, not timestamps.
+# was compiled by the same command and compiler from the same content of
+# SRC and of every file it included (the compiler's -MD list, system
+# headers too): an incremental build keyed by content, not timestamps.
 compile() {
 	obj=$1 cc=$2 cflags=$3 includes=$4 src=$5
 	mkdir -p "${obj%/*}"
-	cmd="$cc $cflags $includes -c"
+	cc_version "$cc"
+	cmd="$cc $cflags $includes -c$nl$ccv_line"
 	if [ -f "$obj" ] && [ -f "$obj.key" ] && object_key "$cmd" "$src" "$obj.d" | cmp -s - "$obj.key"; then
 		return 0
 	fi
@@ -105,11 +149,27 @@ compile() {
 	return 0
 }
 
+# link_key CMD OBJECTS INPUTS: what a program was linked from: the command
+# and compiler, the digests of its own objects, then those of every other
+# file the linker read, listed in INPUTS one a line.
+link_key() {
+	printf '%s\n%s\n' "$1" "$2"
+	lk_inputs=$3
+	set --
+	while IFS= read -r lk_line || [ -n "$lk_line" ]; do
+		[ -n "$lk_line" ] && set -- "$@" "$lk_line"
+	done < "$lk_inputs"
+	[ $# -eq 0 ] || sha256sum -- "$@" 2>&1
+}
+
 # program OUT CC CFLAGS INCLUDES SRC DRIVER LDLIBS: the default build of a
 # side: SRC compiled (compile) beside itself, then linked with the driver's
-# object into OUT, unless OUT was linked by the same command from objects
-# of the same content. A link gives the same bytes from the same objects,
-# so a program is kept in the store by that key too.
+# object into OUT, unless OUT was linked by the same command and compiler
+# from the same content of every file the linker read: the two objects,
+# the C runtime's, every library and archive, as the linker lists them
+# (--trace, in OUT.inputs). A link gives the same bytes from the same
+# inputs, so a program is kept in the store by that key too. A linker that
+# cannot list what it reads (tcc's) links every time.
 cmd_program() {
 	prog=$1 prog_cc=$2 prog_cflags=$3 prog_includes=$4 prog_src=$5 prog_driver=$6 prog_ldlibs=$7
 	case ${prog_src##*/} in
@@ -117,40 +177,67 @@ cmd_program() {
 	*) prog_obj=$prog_src.o ;;
 	esac
 	compile "$prog_obj" "$prog_cc" "$prog_cflags" "$prog_includes" "$prog_src" || return 1
-	prog_digests=$(shas "$prog_driver" "$prog_obj") || return 1
-	prog_key="link $prog_cc $prog_cflags $prog_ldlibs$nl$prog_digests"
-	[ -f "$prog" ] && [ "$(cat "$prog.key" 2>/dev/null)" = "$prog_key" ] && return 0
+	cc_version "$prog_cc"
+	prog_cmd="link $prog_cc $prog_cflags $prog_ldlibs$nl$ccv_line"
+	prog_objects=$(shas "$prog_driver" "$prog_obj") || return 1
+	if [ -f "$prog" ] && [ -f "$prog.inputs" ] && [ -f "$prog.key" ] &&
+	    link_key "$prog_cmd" "$prog_objects" "$prog.inputs" | cmp -s - "$prog.key"; then
+		return 0
+	fi
 	rm -f "$prog.key"
 	prog_store=${GATE_OBJECTS:-build/gate-objects}
-	prog_c=$prog_store/$(sha_str "$prog_key").exe
-	if [ -f "$prog_c" ] && [ "$(cat "$prog_c.key" 2>/dev/null)" = "$prog_key" ]; then
-		cp -f "$prog_c" "$prog.tmp" && mv -f "$prog.tmp" "$prog" && printf '%s\n' "$prog_key" > "$prog.key"
+	prog_c=$prog_store/$(sha_str "$prog_cmd$nl$prog_objects").exe
+	if [ -f "$prog_c" ] && [ -f "$prog_c.inputs" ] && [ -f "$prog_c.key" ] &&
+	    link_key "$prog_cmd" "$prog_objects" "$prog_c.inputs" | cmp -s - "$prog_c.key"; then
+		cp -f "$prog_c" "$prog.tmp" && cp -f "$prog_c.inputs" "$prog.inputs" && mv -f "$prog.tmp" "$prog" &&
+		    cp -f "$prog_c.key" "$prog.key"
 		return
 	fi
+	rm -f "$prog.inputs"
 	# shellcheck disable=SC2086
-	$prog_cc $prog_cflags -o "$prog.tmp" "$prog_driver" "$prog_obj" $prog_ldlibs || return 1
-	mv -f "$prog.tmp" "$prog" && printf '%s\n' "$prog_key" > "$prog.key" || return 1
-	mkdir -p "$prog_store" && cp -f "$prog" "$prog_c.$$" && cp -f "$prog.key" "$prog_c.key.$$" &&
-	    mv -f "$prog_c.$$" "$prog_c" && mv -f "$prog_c.key.$$" "$prog_c.key"
-	rm -f "$prog_c.$$" "$prog_c.key.$$"
+	if ! prog_list=$($prog_cc $prog_cflags -Wl,--trace -o "$prog.tmp" "$prog_driver" "$prog_obj" $prog_ldlibs 2>/dev/null); then
+		# shellcheck disable=SC2086
+		$prog_cc $prog_cflags -o "$prog.tmp" "$prog_driver" "$prog_obj" $prog_ldlibs || return 1
+		mv -f "$prog.tmp" "$prog"
+		return
+	fi
+	# The two objects are in the key by their digests already.
+	while [ -n "$prog_list" ]; do
+		prog_line=${prog_list%%"$nl"*}
+		case $prog_list in
+		*"$nl"*) prog_list=${prog_list#*"$nl"} ;;
+		*) prog_list= ;;
+		esac
+		[ "$prog_line" = "$prog_driver" ] || [ "$prog_line" = "$prog_obj" ] || printf '%s\n' "$prog_line"
+	done > "$prog.inputs"
+	mv -f "$prog.tmp" "$prog" && link_key "$prog_cmd" "$prog_objects" "$prog.inputs" > "$prog.key" || return 1
+	mkdir -p "$prog_store" && cp -f "$prog" "$prog_c.$$" && cp -f "$prog.inputs" "$prog_c.inputs.$$" &&
+	    cp -f "$prog.key" "$prog_c.key.$$" &&
+	    mv -f "$prog_c.$$" "$prog_c" && mv -f "$prog_c.inputs.$$" "$prog_c.inputs" && mv -f "$prog_c.key.$$" "$prog_c.key"
+	rm -f "$prog_c.$$" "$prog_c.inputs.$$" "$prog_c.key.$$"
 	return 0
 }
 
 # libs_of FILE DIGEST LOADER: the shared libraries the dynamic loader would
 # load for FILE, one path a line, as ldd lists them. Kept in the store by
-# FILE's digest and LOADER, the digests of what decides where a library is
-# found (/etc/ld.so.cache and /etc/ld.so.preload); not kept when
-# LD_LIBRARY_PATH or LD_PRELOAD is set.
+# FILE's path (an $ORIGIN in its run path finds libraries beside it) and
+# DIGEST, and LOADER, the digests of what decides where a library is found
+# (/etc/ld.so.cache and /etc/ld.so.preload); not kept when LD_LIBRARY_PATH
+# or LD_PRELOAD is set, nor when ldd fails or misses a library.
 libs_of() {
 	libs_c=
 	if [ -z "${LD_LIBRARY_PATH:-}${LD_PRELOAD:-}" ]; then
 		libs_store=${GATE_OBJECTS:-build/gate-objects}
-		libs_c=$libs_store/libs-$2-$3
+		libs_c=$libs_store/libs-$(sha_str "$1")-$2-$3
 		if [ -f "$libs_c" ]; then
 			cat "$libs_c" && return 0
 		fi
 	fi
-	libs_list=$(ldd "$1" 2>/dev/null | sed -n 's/^.*=> \(\/[^ ]*\) (0x.*$/\1/p; s/^[ 	]*\(\/[^ ]*\) (0x.*$/\1/p')
+	libs_out=$(ldd "$1" 2>/dev/null) || libs_c=
+	case $libs_out in
+	*"not found"*) libs_c= ;;
+	esac
+	libs_list=$(printf '%s\n' "$libs_out" | sed -n 's/^.*=> \(\/[^ ]*\) (0x.*$/\1/p; s/^[ 	]*\(\/[^ ]*\) (0x.*$/\1/p')
 	[ -n "$libs_list" ] && printf '%s\n' "$libs_list"
 	if [ -n "$libs_c" ]; then
 		mkdir -p "$libs_store" && printf '%s\n' "$libs_list" > "$libs_c.$$" && mv -f "$libs_c.$$" "$libs_c"
@@ -164,6 +251,7 @@ libs_of() {
 # the shell would, and any file it names: an input, a script), then one
 # "lib SHA256 PATH" line for each shared library the dynamic loader would
 # load for those files, so that a library upgraded under a side counts.
+# Status 1 when a file cannot be read.
 runs_of() {
 	files=
 	first=1
@@ -187,16 +275,20 @@ runs_of() {
 		files="$files$p$nl"
 	done
 	[ -n "$files" ] || return 0
+	# One word a line, neither split on blanks nor globbed.
 	saved=$IFS
 	IFS=$nl
+	set -f
 	# shellcheck disable=SC2086
 	set -- $files
+	set +f
 	IFS=$saved
 	loader=
 	for f in /etc/ld.so.cache /etc/ld.so.preload; do
 		[ -f "$f" ] && set -- "$@" "$f"
 	done
-	digests=$(shas "$@")$nl
+	digests=$(shas "$@") || return 1
+	digests=$digests$nl
 	libs=
 	while [ $# -gt 0 ]; do
 		d=${digests%%"$nl"*}
@@ -211,16 +303,20 @@ runs_of() {
 	list=$(printf '%s' "$libs" | while IFS= read -r l; do
 		libs_of "${l% *}" "${l##* }" "${loader:-none}"
 	done | sort -u)
+	# One word a line, neither split on blanks nor globbed.
 	saved=$IFS
 	IFS=$nl
+	set -f
 	# shellcheck disable=SC2086
 	set -- $list
+	set +f
 	IFS=$saved
 	for lib; do
 		shift
 		[ -f "$lib" ] && set -- "$@" "$lib"
 	done
-	digests=$(shas "$@")$nl
+	digests=$(shas "$@") || return 1
+	digests=$digests$nl
 	for lib; do
 		echo "lib ${digests%%"$nl"*} $lib"
 		digests=${digests#*"$nl"}

@@ -103,7 +103,7 @@ stamp() {
 	# for the paired ratios; one they confirm no more than that.
 	[ "$(wc -l < "$G/runs.jsonl")" -eq 12 ]
 	[[ "$stderr" == *"gate: a regression, measured again to confirm it: 4 more rounds, for the paired ratios of 6"* ]]
-	[[ "$stderr" != *"not by the paired ratios"* ]]
+	[[ "$stderr" != *"the minima and the paired ratios disagree"* ]]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .outcome')" = slower ]
 }
 
@@ -668,4 +668,23 @@ C
 	# Into a file: none.
 	run -0 --separate-stderr make --no-print-directory gate GATEDIR="$G/log"
 	[[ "$stderr" != *$'\033'* ]]
+}
+
+@test "gate: a GATE_NOISE or GATE_CONFIRM that is not a number cannot be decided, before anything is measured" {
+	fixed_gate '{"x_ns":8.0}' GATE_NOISE=x
+	[ "$status" -eq 2 ]
+	[ "$(summary error)" = "both: judge: GATE_NOISE=x: not a fraction or off" ]
+	[ ! -e "$G/runs.jsonl" ]
+	fixed_gate '{"x_ns":8.0}' GATE_CONFIRM=x
+	[ "$status" -eq 2 ]
+	[ "$(summary error)" = "both: judge: GATE_CONFIRM=x: not a number of blocks" ]
+	[ ! -e "$G/runs.jsonl" ]
+}
+
+@test "gate: one job at a time (GATE_JOBS=1), GATE_NOISE=off: the rule is read before the first block, measured whole" {
+	fixed_gate '{"x_ns":8.0}' GATE_JOBS=1 GATE_NOISE=off RUNS=3
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"cannot open"* ]]
+	[ "$(wc -l < "$G/runs.jsonl")" -eq 6 ]
+	[ "$(jq -r .round "$G/runs.jsonl" | tr '\n' ' ')" = "1 1 2 2 3 3 " ]
 }
