@@ -89,9 +89,10 @@ GATE_ALTERNATE_FLAGS ?=
 # judge).
 GATE_CONFIRM ?= 2
 # How far a side's minimum over rounds may lie from its true figure (the
-# drift make noise measures): a block of RUNS rounds ends as soon as more
-# rounds could not change the verdict within that margin; `off` measures
-# every round.
+# drift make noise measures): the first block, two rounds and then one at a
+# time, ends as soon as more rounds could not change the verdict within
+# that margin, or at RUNS; a confirming block is measured in one go. `off`
+# measures all RUNS rounds of the first block.
 GATE_NOISE ?= 0.1
 # A metric the benchmark prints that the budget does not name: `ok` names
 # it on stderr and in the summary's "unbudgeted"; `error` cannot be decided
