@@ -36,7 +36,7 @@ shas() {
 		*"$nl"*) shas_out=${shas_out#*"$nl"} ;;
 		*) shas_out= ;;
 		esac
-		# A name with a backslash or a newline is escaped, the shas_line
+		# A name with a backslash or a newline is escaped, the line
 		# marked with a leading backslash.
 		shas_line=${shas_line#\\}
 		printf '%s\n' "${shas_line%% *}"
