@@ -277,9 +277,8 @@ put_record(const char *side, const struct jrecord *rec)
 		}
 	putchar('{');
 	if (side != NULL) {
-		fputs("\"side\":\"", stdout);
-		jescape(stdout, side, strlen(side));
-		putchar('"');
+		fputs("\"side\":", stdout);
+		jput_str(stdout, side);
 		sep = ",";
 	}
 	for (j = 0; j < ndumps; j++) {

@@ -244,7 +244,6 @@ propose(struct metric *m, double margin)
 static void
 putmap(const char *key, int what)
 {
-	char num[32];
 	size_t i;
 
 	printf(",\"%s\":{", key);
@@ -258,8 +257,7 @@ putmap(const char *key, int what)
 			fputs(metric[i].budget, stdout);
 			break;
 		case 's':
-			fmt_double(num, metric[i].proposed);
-			fputs(num, stdout);
+			jput_double(stdout, 1, metric[i].proposed);
 			break;
 		default:
 			printf("%ld", metric[i].gates);

@@ -213,15 +213,6 @@ addsides(char *list)
 		die("-s: an implementation and at least one reference");
 }
 
-static void
-putnum(double v)
-{
-	char buf[32];
-
-	fmt_double(buf, v);
-	fputs(buf, stdout);
-}
-
 /* The row of a valid case. */
 static void
 writerow(void)
@@ -259,12 +250,12 @@ writerow(void)
 	fputs("],\"references\":[", stdout);
 	for (i = 1; i < nsides; i++) {
 		printf("%s{\"reference\":\"%s\",\"ratio\":", i > 1 ? "," : "", sides[i].name);
-		putnum(impl->qv[1] / sides[i].qv[1]);
+		jput_double(stdout, 1, impl->qv[1] / sides[i].qv[1]);
 		printf(",\"verdict\":\"%s\"}", quartile_opinion(sides[i].qv[0], sides[i].qv[2],
 		    impl->qv[0], impl->qv[2]));
 	}
 	printf("],\"fastest\":\"%s\",\"headline_ratio\":", fast->name);
-	putnum(impl->qv[1] / fast->qv[1]);
+	jput_double(stdout, 1, impl->qv[1] / fast->qv[1]);
 	fputs("}\n", stdout);
 }
 
