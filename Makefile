@@ -12,7 +12,7 @@ LDLIBS = -lm
 
 # Required flags, kept apart so that `make CFLAGS=-O0` still builds.
 PG_CFLAGS = -std=c11
-PG_CPPFLAGS = -D_GNU_SOURCE -Ibin -Ibench
+PG_CPPFLAGS = -D_GNU_SOURCE -Ilib -Ibench
 
 # The version, from the VERSION file: every tool's -V, the man pages'
 # footers, make dist's tarball.
@@ -27,9 +27,13 @@ TOOLS += refjudge perfdoc
 TOOLS += plotrounds mergeshards noisesum
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
-LIBSRC = $(filter-out $(TOOLS:%=bin/%.c),$(wildcard bin/*.c))
-LIBOBJ = $(LIBSRC:.c=.o)
-HDR = $(wildcard bin/*.h) bench/sha256.h
+# bin/ holds the tools, one .c each; lib/ the modules they share, built
+# into one static library. Objects are kept apart, in build/obj/.
+OBJDIR = build/obj
+LIBSRC = $(wildcard lib/*.c)
+LIBOBJ = $(LIBSRC:%.c=$(OBJDIR)/%.o)
+LIBA = $(OBJDIR)/libperfgate.a
+HDR = $(wildcard lib/*.h) bench/sha256.h
 MAN1 = $(TOOLS:%=man/%.1)
 MAN7 = man/perfgate.7
 
@@ -38,20 +42,21 @@ MAN7 = man/perfgate.7
 
 all: $(TOOLBIN)
 
-bin/%.o: bin/%.c $(HDR)
+$(OBJDIR)/%.o: %.c $(HDR)
+	@mkdir -p $(@D)
 	$(CC) $(PG_CFLAGS) $(CFLAGS) $(WARNFLAGS) $(PG_CPPFLAGS) $(CPPFLAGS) -c -o $@.tmp $<
 	mv -f $@.tmp $@
 
-bin/version.o: VERSION
-bin/version.o: PG_CPPFLAGS += -DPERFGATE_VERSION='"$(PERFGATE_VERSION)"'
+$(OBJDIR)/lib/version.o: VERSION
+$(OBJDIR)/lib/version.o: PG_CPPFLAGS += -DPERFGATE_VERSION='"$(PERFGATE_VERSION)"'
 
-bin/libperfgate.a: $(LIBOBJ)
+$(LIBA): $(LIBOBJ)
 	rm -f $@.tmp
 	$(AR) rc $@.tmp $(LIBOBJ)
 	mv -f $@.tmp $@
 
-$(TOOLBIN): bin/%: bin/%.o bin/libperfgate.a
-	$(CC) $(LDFLAGS) -o $@.tmp $< bin/libperfgate.a $(LDLIBS)
+$(TOOLBIN): bin/%: $(OBJDIR)/bin/%.o $(LIBA)
+	$(CC) $(LDFLAGS) -o $@.tmp $< $(LIBA) $(LDLIBS)
 	mv -f $@.tmp $@
 
 # kata_check is rebuilt on every run, so that KATA=any/kernels.c is checked
@@ -68,15 +73,15 @@ bench:
 
 # The tools against their peers (jq, mawk, hyperfine), side by side in one run.
 bench-tools: all
-	@for s in bench/*-peers.sh; do sh "$$s" || exit 2; done
+	@for s in lab/*-peers.sh; do sh "$$s" || exit 2; done
 
 # One gate's time, perfgate's against a naive gate's, side by side.
 bench-gate:
-	@sh bench/bench-gate.sh
+	@sh lab/bench-gate.sh
 
 # bench.h against Google Benchmark on the same kernel, side by side.
 bench-timer:
-	@sh bench/timer-vs-gbench.sh
+	@sh lab/timer-vs-gbench.sh
 
 # The gate: make gate BASE=old/kernels.c HEAD=new/kernels.c (see mk/gate.mk).
 PERFGATE_DIR = .
@@ -115,7 +120,8 @@ install: all
 	cp -f mk/gate.mk mk/gate.sh mk/store.sh mk/noise.sh mk/counts.mk $(DESTDIR)$(DATADIR)/
 	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
 	cp -f ci/perfgate-ci.sh mk/shard.sh $(DESTDIR)$(DATADIR)/
-	cp -f bench/bench.h bench/bench_counts.h bench/bench.c $(DESTDIR)$(DATADIR)/bench/
+	# bench/ is what a benchmark includes: installed whole.
+	cp -f $(wildcard bench/*) $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
@@ -128,7 +134,7 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) $(DESTDIR)$(MANPREFIX)/man7/perfgate.7
 
 clean:
-	rm -f $(TOOLBIN) bin/*.o bin/*.a bin/*.tmp
+	rm -f $(TOOLBIN) bin/*.tmp
 	rm -rf build
 
 # A release: perfgate-<version>.tar.gz in DISTDIR, holding the files git

@@ -11,7 +11,7 @@
  * The input bytes of a case are its arrays as the kernel reads them, in
  * argument order, float32 in the machine's byte order (little-endian
  * here): matmul A then B; sum x; rmsnorm x then w; count_below the sorted
- * array then the CB_Q queries (bench/numpy_worker.py hashes the same). Exit 0, or 2 on an error (a bad value, an argument, no memory,
+ * array then the CB_Q queries (kata/numpy_worker.py hashes the same). Exit 0, or 2 on an error (a bad value, an argument, no memory,
  * stdout not written).
  *
  * Build: cc -std=c11 -O2 -Ikata -Ibench bench/bench.c KERNELS.c -lm

@@ -62,7 +62,7 @@
  * The overhead per call, an empty function through the pointer, is one call
  * and return: 1.6-1.7 ns on the machine this was built on (Xeon, KVM), where a
  * loop of direct calls to a function that does nothing costs the same
- * (bench/timer-vs-gbench.sh measures it). A kernel much faster than that
+ * (lab/timer-vs-gbench.sh measures it). A kernel much faster than that
  * should be called several times by fn.
  *
  * Include this header before any system header, so that it can ask for

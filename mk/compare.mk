@@ -19,7 +19,7 @@
 #
 # Each side runs one case at a time (BENCH_CASES) and reports the SHA-256 of
 # its inputs (BENCH_SHA256=1, "<case>_input_sha256"), as bench.h and
-# bench/numpy_worker.py do. See perfdoc(1) and perfgate(7).
+# kata/numpy_worker.py do. See perfdoc(1) and perfgate(7).
 
 COMPARE_SAVED_GOAL := $(.DEFAULT_GOAL)
 COMPARE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -44,7 +44,7 @@ COMPARE_MAXLOAD ?= $(shell echo $$(( $$(nproc) + 1 )))
 RESUME ?= 0
 
 # The kata's sides: kata (KATA), plain (kata/plain.c) under the same
-# benchmark, and NumPy through bench/numpy_worker.py.
+# benchmark, and NumPy through kata/numpy_worker.py.
 ifeq ($(origin COMPARE_SIDES),undefined)
 COMPARE_SIDES = kata plain numpy
 COMPARE_CASES ?= matmul sum rmsnorm count_below
@@ -55,14 +55,14 @@ CFLAGS ?= -std=c11 -O2
 COMPARE_PYTHON ?= $(firstword $(foreach p,python3 /usr/bin/python3,$(shell $(p) -c 'import numpy' >/dev/null 2>&1 && echo $(p))))
 COMPARE_CMD_kata = $(COMPARE_DIR)/kata/bench
 COMPARE_CMD_plain = $(COMPARE_DIR)/plain/bench
-COMPARE_CMD_numpy = $(COMPARE_PYTHON) bench/numpy_worker.py
+COMPARE_CMD_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py
 COMPARE_VERSION_kata = $(CC) --version
 COMPARE_VERSION_plain = $(CC) --version
 COMPARE_CFLAGS_kata = $(CFLAGS)
 COMPARE_CFLAGS_plain = $(CFLAGS)
 COMPARE_SOURCE_kata = $(KATA)
 COMPARE_SOURCE_plain = kata/plain.c
-COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) bench/numpy_worker.py --about
+COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --about
 COMPARE_PREREQ = compare-sides
 endif
 

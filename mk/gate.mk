@@ -56,15 +56,15 @@ ifneq ($(wildcard $(GATE_MK_DIR)/../bin/alternate.c),)
 PERFGATE_DIR ?= $(patsubst %/,%,$(dir $(GATE_MK_DIR)))
 PERFGATE_BIN ?= $(PERFGATE_DIR)/bin
 GATE_SHARE ?= $(PERFGATE_DIR)
-GATE_HEADERS ?= $(PERFGATE_DIR)/bench/bench.h $(PERFGATE_DIR)/bench/bench_counts.h $(GATE_KATA_H)
+GATE_HEADERS ?= $(wildcard $(PERFGATE_DIR)/bench/*.h) $(GATE_KATA_H)
 # From another project's Makefile, build the tools in the checkout they live
-# in; a tool depends on every source of bin/, as it does there.
-$(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c $(wildcard $(PERFGATE_DIR)/bin/*.[ch]) $(PERFGATE_DIR)/bench/sha256.h
+# in; a tool depends on its source and every module of lib/, as it does there.
+$(PERFGATE_BIN)/%: $(PERFGATE_DIR)/bin/%.c $(wildcard $(PERFGATE_DIR)/lib/*.[ch]) $(PERFGATE_DIR)/bench/sha256.h
 	@+$(MAKE) --no-print-directory -C $(PERFGATE_DIR) bin/$* >&2
 else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
-GATE_HEADERS ?= $(GATE_MK_DIR)/bench/bench.h $(GATE_MK_DIR)/bench/bench_counts.h $(GATE_KATA_H)
+GATE_HEADERS ?= $(wildcard $(GATE_MK_DIR)/bench/*.h) $(GATE_KATA_H)
 endif
 
 BUDGET ?= $(or $(GATE_BUDGET),budget.toml)

@@ -142,19 +142,19 @@ fake() {
 	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/bench "$TOP/bench/bench.c" "$TOP/kata/kernels.c" -lm
 	for c in matmul sum rmsnorm count_below; do
 		want=$(BENCH_CASES=$c BENCH_SHA256=1 BENCH_REPS=1 BENCH_MIN_S=0.0001 b/bench | jq -r ".${c}_input_sha256")
-		got=$(BENCH_CASES=$c BENCH_SHA256=1 BENCH_REPS=1 BENCH_MIN_S=0.0001 /usr/bin/python3 "$TOP/bench/numpy_worker.py" | jq -r ".${c}_input_sha256")
+		got=$(BENCH_CASES=$c BENCH_SHA256=1 BENCH_REPS=1 BENCH_MIN_S=0.0001 /usr/bin/python3 "$TOP/kata/numpy_worker.py" | jq -r ".${c}_input_sha256")
 		[ "${#want}" -eq 64 ]
 		[ "$want" = "$got" ]
 	done
 	# One case only, by case or metric name; an unknown one is refused.
 	[ "$(BENCH_CASES=sum_ns BENCH_REPS=1 b/bench | jq -c keys)" = '["sum_ns"]' ]
-	[ "$(BENCH_CASES=sum BENCH_REPS=1 /usr/bin/python3 "$TOP/bench/numpy_worker.py" | jq -c keys)" = '["sum_ns"]' ]
+	[ "$(BENCH_CASES=sum BENCH_REPS=1 /usr/bin/python3 "$TOP/kata/numpy_worker.py" | jq -c keys)" = '["sum_ns"]' ]
 	BENCH_CASES=nope run -2 --separate-stderr b/bench
 	[ "$stderr" = "bench: BENCH_CASES=nope: no case 'nope'" ]
-	BENCH_CASES=nope run -2 --separate-stderr /usr/bin/python3 "$TOP/bench/numpy_worker.py"
+	BENCH_CASES=nope run -2 --separate-stderr /usr/bin/python3 "$TOP/kata/numpy_worker.py"
 	[ "$stderr" = "numpy_worker: BENCH_CASES=nope: no case 'nope'" ]
 	# What NumPy ran with, never changed.
-	OPENBLAS_CORETYPE=Haswell run -0 --separate-stderr /usr/bin/python3 "$TOP/bench/numpy_worker.py" --about
+	OPENBLAS_CORETYPE=Haswell run -0 --separate-stderr /usr/bin/python3 "$TOP/kata/numpy_worker.py" --about
 	echo "$output" | jq -e '.openblas_coretype == "Haswell" and (.numpy | length > 0) and has("openblas_corename")'
 }
 

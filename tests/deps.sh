@@ -3,7 +3,8 @@
 # command that would.
 need=""
 for pair in bats:bats tcc:tcc clang:clang mandoc:mandoc jq:jq git:git cc:gcc \
-    python3:python3 pgrep:procps patch:patch script:bsdutils valgrind:valgrind; do
+    python3:python3 pgrep:procps patch:patch script:bsdutils valgrind:valgrind \
+    rsvg-convert:librsvg2-bin xmllint:libxml2-utils; do
 	cmd=${pair%%:*} pkg=${pair#*:}
 	command -v "$cmd" >/dev/null 2>&1 || need="$need $pkg"
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# numbers: bin/jnum.c, the conversion of every number the tools read,
+# numbers: lib/jsonnum.c, the conversion of every number the tools read,
 # against strtod bit for bit, and fmt_double's round trip
 # (tests/unit/numcheck.c, seeded: every run checks the same numbers).
 
@@ -7,9 +7,9 @@ load common
 
 # numcheck built by compiler $1 from the library's own sources.
 build_numcheck() {
-	"$1" -std=c11 -O2 -D_GNU_SOURCE -I"$TOP/bin" -o "$BATS_TEST_TMPDIR/numcheck" \
-	    "$TOP/tests/unit/numcheck.c" "$TOP/bin/jnum.c" "$TOP/bin/json.c" \
-	    "$TOP/bin/jlayout.c" "$TOP/bin/utf8.c" "$TOP/bin/util.c" -lm
+	"$1" -std=c11 -O2 -D_GNU_SOURCE -I"$TOP/lib" -o "$BATS_TEST_TMPDIR/numcheck" \
+	    "$TOP/tests/unit/numcheck.c" "$TOP/lib/jsonnum.c" "$TOP/lib/json.c" \
+	    "$TOP/lib/jsonlayout.c" "$TOP/lib/utf8.c" "$TOP/lib/util.c" -lm
 }
 
 @test "numbers: a million numbers of every shape read as strtod reads them, bit for bit" {

@@ -224,7 +224,7 @@ comment_commit() {
 
 @test "project: gate.mk rebuilds a tool when any source of bin/ changes, not only its own" {
 	mkrepo
-	run -0 make --no-print-directory -n GATE_MK="$MK" -W "$TOP/bin/util.c" "$TOP/bin/alternate"
+	run -0 make --no-print-directory -n GATE_MK="$MK" -W "$TOP/lib/util.c" "$TOP/bin/alternate"
 	[[ "$output" == *"-C $TOP bin/alternate"* ]]
 	run -0 make --no-print-directory -n GATE_MK="$MK" -W "$TOP/bench/sha256.h" "$TOP/bin/cmpbudget"
 	[[ "$output" == *"-C $TOP bin/cmpbudget"* ]]

@@ -1,19 +1,19 @@
 #!/bin/sh
 # Build the tools with AddressSanitizer and UndefinedBehaviorSanitizer into
 # build/san and run their tests against that build. A tool is a bin/*.c
-# with a main; its tests are tests/<tool>.bats, and the tests that drive
-# several tools at once are named below.
+# (each has a main) over the modules of lib/; its tests are
+# tests/<tool>.bats, and the tests that drive several tools at once are
+# named below.
 out=build/san
 mkdir -p "$out"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
 tools= lib=
-for src in bin/*.c; do
-	if grep -q '^main(' "$src"; then tools="$tools $(basename "$src" .c)"; else lib="$lib $src"; fi
-done
+for src in bin/*.c; do tools="$tools $(basename "$src" .c)"; done
+for src in lib/*.c; do lib="$lib $src"; done
 bats=
 for t in $tools; do
 	# shellcheck disable=SC2086
-	${CC:-cc} -std=c11 -D_GNU_SOURCE -DPERFGATE_VERSION="\"$(cat VERSION)\"" -Ibin -Ibench $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
+	${CC:-cc} -std=c11 -D_GNU_SOURCE -DPERFGATE_VERSION="\"$(cat VERSION)\"" -Ilib -Ibench $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
 	[ -f "tests/$t.bats" ] && bats="$bats tests/$t.bats"
 done
 for extra in compare; do

@@ -6,10 +6,10 @@ mkdir -p "$out"
 status=0
 for cc in gcc clang tcc; do
 	command -v "$cc" >/dev/null 2>&1 || { echo "warnings: $cc not found" >&2; status=1; continue; }
-	for src in bin/*.c kata/*.c bench/*.c tests/unit/*.c tests/fuzz/*.c; do
+	for src in bin/*.c lib/*.c kata/*.c bench/*.c tests/unit/*.c tests/fuzz/*.c; do
 		[ -e "$src" ] || continue
 		obj="$out/$cc-$(echo "$src" | tr / _).o"
-		log=$("$cc" -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -Ibin -Ikata -Ibench -Itests/fuzz -c -o "$obj" "$src" 2>&1)
+		log=$("$cc" -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -Ilib -Ikata -Ibench -Itests/fuzz -c -o "$obj" "$src" 2>&1)
 		if [ -n "$log" ]; then
 			printf '%s\n' "$log" >&2
 			echo "warnings: $cc $src is not warning-free" >&2

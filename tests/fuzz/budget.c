@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the budget file (budget_load in bin/budget.c). The input is
+ * Fuzz target: the budget file (budget_load in lib/budget.c). The input is
  * the file. Checked: the message, if any, is one line that starts with
  * the path, and a line it names is a line of the file; a file read is
  * hashed to the SHA-256 of its bytes; every budget is a bare name on the

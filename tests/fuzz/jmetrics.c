@@ -1,5 +1,5 @@
 /*
- * Fuzz target: jmetrics (bin/jsonl.c), which reads a benchmark's metrics
+ * Fuzz target: jmetrics (lib/jsonl.c), which reads a benchmark's metrics
  * from the last non-empty line of its stdout. The input is that stdout.
  * Checked against the rule as DESIGN.md states it, computed here apart:
  * blank (space, tab, CR, LF) only is "no output on stdout"; else the last

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the line reader (jreader in bin/jsonl.c). The first byte of
+ * Fuzz target: the line reader (jreader in lib/jsonl.c). The first byte of
  * the input sets how the file arrives, the rest is the file: it is sent
  * through a SOCK_SEQPACKET socket in up to 64 pieces of 1 to 64 bytes (the
  * last takes the rest), and each read(2) returns one piece, so lines are

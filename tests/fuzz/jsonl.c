@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the JSON-line reader (bin/jsonl.c). The input is a file of
+ * Fuzz target: the JSON-line reader (lib/jsonl.c). The input is a file of
  * lines. Checked for every line:
  *   - jparse and jparse_like (one layout carried across the lines) give the
  *     same result, the same message and the same record, and a line

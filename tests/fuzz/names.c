@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the name table (bin/names.c), which maps minjson's fields
+ * Fuzz target: the name table (lib/names.c), which maps minjson's fields
  * and groups to indexes by open addressing. The input is a list of names,
  * one a line (any bytes, NUL included); each is looked up and added when
  * absent, as minjson does. Checked against a plain list searched in

@@ -1,6 +1,6 @@
 /*
  * Fuzz target: number conversion, both ways (jparse's reader in
- * bin/jsonl.c, fmt_double in bin/util.c).
+ * lib/jsonl.c, fmt_double in lib/util.c).
  *
  * The input as a lexeme: {"x":INPUT} is one member x, a number whose raw
  * text is the whole input, exactly when the input is a JSON number that

@@ -1,7 +1,7 @@
 /*
  * refjson.h: a reference JSON-line parser for the fuzz targets, written as
  * plainly as RFC 8259 and RFC 3629 read (recursive descent, code points
- * decoded and range-checked), to be compared with bin/jsonl.c, which is
+ * decoded and range-checked), to be compared with lib/jsonl.c, which is
  * written for speed (SWAR scans, byte-class tables, layouts). It accepts
  * what jparse documents: one object, no duplicate top-level keys as
  * written, nesting at most 512 with the top-level object at 1, numbers

@@ -26,8 +26,8 @@ secs=${FUZZ_S:-10}
 runs=${FUZZ_RUNS:-}
 engine=${FUZZ_ENGINE:-libfuzzer}
 san="-fsanitize=${FUZZ_SAN:-address,undefined} -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
-flags="-std=c11 -D_GNU_SOURCE -Ibin -Ibench -Itests/fuzz"
-lib=$(grep -L '^main(' bin/*.c)
+flags="-std=c11 -D_GNU_SOURCE -Ilib -Ibench -Itests/fuzz"
+lib=$(echo lib/*.c)
 mode=fuzz
 case ${1:-} in
 -r) mode=replay; shift ;;

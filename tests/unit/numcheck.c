@@ -1,6 +1,6 @@
 /*
- * numcheck: check perfgate's number conversion (bin/jnum.c) against strtod
- * on numbers of every shape, and fmt_double (bin/util.c) for round trips.
+ * numcheck: check perfgate's number conversion (lib/jsonnum.c) against strtod
+ * on numbers of every shape, and fmt_double (lib/util.c) for round trips.
  *
  * usage: numcheck [-f] [-n count] [-s seed]
  *
@@ -25,8 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jlayout.h"
-#include "jnum.h"
+#include "jsonlayout.h"
+#include "jsonnum.h"
 #include "json.h"
 #include "util.h"
 

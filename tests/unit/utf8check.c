@@ -1,5 +1,5 @@
 /*
- * utf8check: check utf8_valid (bin/utf8.c) against a decoder written the
+ * utf8check: check utf8_valid (lib/utf8.c) against a decoder written the
  * other way round (code points first, then RFC 3629's limits) on every
  * sequence of up to three bytes, and on four-byte sequences with every
  * first two bytes and the edge values of the last two. Prints one line of

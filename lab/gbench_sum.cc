@@ -1,4 +1,4 @@
-// gbench_sum: Google Benchmark's side of bench/timer-vs-gbench.sh. It times
+// gbench_sum: Google Benchmark's side of lab/timer-vs-gbench.sh. It times
 // the same object code as the bench.h side, plain_sum from kata/plain.c (a
 // one-accumulator sum) over the same 4096 floats.
 #include <benchmark/benchmark.h>

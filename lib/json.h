@@ -48,7 +48,7 @@ struct jrecord {
  * never the message's text. The message may live in a static buffer until
  * the next call.
  *
- * Numbers: num is the double strtod gives for raw (bit for bit, jnum.h).
+ * Numbers: num is the double strtod gives for raw (bit for bit, jsonnum.h).
  * A magnitude above DBL_MAX (1e400) is "number out of range"; one below
  * the smallest subnormal (1e-400) is accepted and reads as 0, with raw
  * kept as written. -0 reads as -0.0 and keeps raw "-0".
@@ -92,7 +92,7 @@ void jput_double(FILE *fp, int have, double v);
 void jput_raw(FILE *fp, const struct jfield *f);
 
 /*
- * The grammar's pieces, for the layout fast path (jlayout.h). jskip_string
+ * The grammar's pieces, for the layout fast path (jsonlayout.h). jskip_string
  * checks a string whose opening quote is just before *pp and moves *pp
  * past its closing quote; jskip_value checks one value that is not a
  * number or a string (a literal, an array, an object) at top-level depth

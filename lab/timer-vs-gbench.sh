@@ -53,7 +53,7 @@ C
 
 $CC -std=c11 -O2 -c -o "$out/plain.o" kata/plain.c || exit 2
 $CC -std=c11 -O2 -Ibench -o "$out/timer_sum" "$out/timer_sum.c" "$out/plain.o" -lm || exit 2
-$CXX -std=c++17 -O2 -o "$out/gbench_sum" bench/gbench_sum.cc "$out/plain.o" -lbenchmark -lpthread -lm || exit 2
+$CXX -std=c++17 -O2 -o "$out/gbench_sum" lab/gbench_sum.cc "$out/plain.o" -lbenchmark -lpthread -lm || exit 2
 
 : > "$out/gbench.txt"
 : > "$out/bench.txt"

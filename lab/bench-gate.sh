@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-gate.sh [N]: make bench-gate. How long one gate takes, perfgate's
 # (`perfgate`, a fresh GATEDIR each time, so both builds are in it) against
-# a naive gate's (bench/naive-gate.mk: the seed's method alone, min of 3
+# a naive gate's (lab/naive-gate.mk: the seed's method alone, min of 3
 # alternating runs, a few lines of make), on the kata against itself and
 # against two planted slowdowns (s08 rmsnorm done twice, about 2x; s09 a
 # linear search, about 460x). The two gates take turns on each case, N
@@ -34,7 +34,7 @@ gate() {
 	if [ "$kind" = perfgate ]; then
 		bin/perfgate BASE=kata/kernels.c HEAD="$head" GATEDIR="$dir/g/$case.$i" > "$dir/last.out" 2> "$dir/last.err"
 	else
-		make -s -j2 -f bench/naive-gate.mk BASE=kata/kernels.c HEAD="$head" NAIVE="$dir/n/$case.$i" \
+		make -s -j2 -f lab/naive-gate.mk BASE=kata/kernels.c HEAD="$head" NAIVE="$dir/n/$case.$i" \
 		    > "$dir/last.out" 2> "$dir/last.err"
 	fi
 	status=$?

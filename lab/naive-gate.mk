@@ -4,7 +4,7 @@
 # times 1 + its budget. No identity, no cache, no confirmation. The
 # benchmark runs with the seed's effort, 12 batches of 3 ms a metric
 # (perfgate's bench.h takes 4 now, chosen from measured drift).
-#	make -f bench/naive-gate.mk BASE=a.c HEAD=b.c NAIVE=build/naive
+#	make -f lab/naive-gate.mk BASE=a.c HEAD=b.c NAIVE=build/naive
 NAIVE ?= build/naive
 BUDGET ?= budget.toml
 CC ?= cc

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jnum.h"
+#include "jsonnum.h"
 #include "json.h"
 #include "utf8.h"
 #include "util.h"

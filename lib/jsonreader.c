@@ -1,5 +1,5 @@
 /*
- * jreader: the line reader of record files (jreader.h): large buffered
+ * jreader: the line reader of record files (jsonreader.h): large buffered
  * reads, lines of any length, each byte searched for '\n' once.
  */
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jreader.h"
+#include "jsonreader.h"
 #include "json.h"
 #include "util.h"
 

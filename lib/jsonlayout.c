@@ -1,13 +1,13 @@
 /*
  * jlayout: the fast path for streams of records that repeat one layout of
- * keys (jlayout.h): a line whose text between the values is the last
+ * keys (jsonlayout.h): a line whose text between the values is the last
  * record's, byte for byte, needs only its values parsed.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "jlayout.h"
-#include "jnum.h"
+#include "jsonlayout.h"
+#include "jsonnum.h"
 #include "json.h"
 #include "util.h"
 

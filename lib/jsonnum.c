@@ -1,5 +1,5 @@
 /*
- * jnum: JSON numbers to doubles, bit for bit as strtod (see jnum.h).
+ * jnum: JSON numbers to doubles, bit for bit as strtod (see jsonnum.h).
  *
  * Numbers are the hot spot of every perfgate tool, so they are converted
  * by Clinger's fast path when that is exact, by the Eisel-Lemire algorithm
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jnum.h"
+#include "jsonnum.h"
 #include "util.h"
 
 static const double pow10tab[] = {
