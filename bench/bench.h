@@ -444,17 +444,59 @@ bench_note(const char *name, const char *text)
 	c->note[c->nnote++][1] = text;
 }
 
+/*
+ * s as a JSON string, by perfgate's one rule for strings (lib/jsonwrite.h,
+ * held to it by tests/json.bats): '"' and '\\' escaped, \b \f \n \r \t
+ * by name, other control characters as \u00XX, and every byte that is not
+ * valid UTF-8 as \ufffd.
+ */
 static inline void
-bench_putstr_(const char *s)
+bench_putstr_(const char *str)
 {
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char lo, hi;
+	int n, i, ok;
+
 	putchar('"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned)(unsigned char)*s);
-		else
-			putchar(*s);
+	while (*s != '\0') {
+		if (*s == '"' || *s == '\\') {
+			printf("\\%c", *s++);
+			continue;
+		}
+		if (*s < 0x20) {
+			switch (*s) {
+			case '\b': fputs("\\b", stdout); break;
+			case '\f': fputs("\\f", stdout); break;
+			case '\n': fputs("\\n", stdout); break;
+			case '\r': fputs("\\r", stdout); break;
+			case '\t': fputs("\\t", stdout); break;
+			default: printf("\\u%04x", (unsigned)*s);
+			}
+			s++;
+			continue;
+		}
+		if (*s < 0x80) {
+			putchar(*s++);
+			continue;
+		}
+		/* RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. */
+		lo = 0x80, hi = 0xbf, n = 0;
+		if (*s >= 0xc2 && *s <= 0xdf)
+			n = 2;
+		else if (*s >= 0xe0 && *s <= 0xef)
+			n = 3, lo = *s == 0xe0 ? 0xa0 : 0x80, hi = *s == 0xed ? 0x9f : 0xbf;
+		else if (*s >= 0xf0 && *s <= 0xf4)
+			n = 4, lo = *s == 0xf0 ? 0x90 : 0x80, hi = *s == 0xf4 ? 0x8f : 0xbf;
+		ok = n > 0 && s[1] >= lo && s[1] <= hi;
+		for (i = 2; ok && i < n; i++)
+			ok = s[i] >= 0x80 && s[i] <= 0xbf;
+		if (ok) {
+			fwrite(s, 1, (size_t)n, stdout);
+			s += n;
+		} else {
+			fputs("\\ufffd", stdout);
+			s++;
+		}
 	}
 	putchar('"');
 }
@@ -561,16 +603,32 @@ bench_time(bench_fn fn, void *arg)
 	return m.value;
 }
 
-/* v in the shortest %g form that strtod reads back to the same double. */
+/*
+ * v in the shortest form that strtod reads back to the same double, by
+ * perfgate's one rule for numbers (lib/util.c's fmt_double, held to it by
+ * tests/json.bats): the fewest %g digits, written without an exponent when
+ * that is no longer (10, not 1e+01).
+ */
 static inline void
 bench_fmt_(char *buf, double v)
 {
-	int prec;
+	char fixed[400];
+	int prec, len = 0, exp, decimals, flen;
+	char *e;
 
 	for (prec = 1; prec <= 17; prec++) {
-		snprintf(buf, 32, "%.*g", prec, v);
+		len = snprintf(buf, 32, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;
+	}
+	if ((e = strchr(buf, 'e')) != NULL) {
+		exp = (int)strtol(e + 1, NULL, 10);
+		decimals = prec - 1 - exp;
+		if (decimals < 0)
+			decimals = 0;
+		flen = snprintf(fixed, sizeof fixed, "%.*f", decimals, v);
+		if (flen <= len && strtod(fixed, NULL) == v)
+			memcpy(buf, fixed, (size_t)flen + 1);
 	}
 }
 
@@ -609,10 +667,16 @@ bench_report(void)
 	putchar('{');
 	for (i = 0; i < st->nmetric; i++) {
 		bench_fmt_(buf, st->m[i].value);
-		printf("%s\"%s\":%s", i ? "," : "", st->m[i].name, buf);
+		if (i)
+			putchar(',');
+		bench_putstr_(st->m[i].name);
+		printf(":%s", buf);
 	}
 	for (i = 0; i < c->nnote; i++) {
-		printf("%s\"%s\":", i || st->nmetric ? "," : "", c->note[i][0]);
+		if (i || st->nmetric)
+			putchar(',');
+		bench_putstr_(c->note[i][0]);
+		putchar(':');
 		bench_putstr_(c->note[i][1]);
 	}
 	return bench_endline_(st);

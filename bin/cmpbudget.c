@@ -19,6 +19,7 @@
 #include "jsonl.h"
 #include "judge.h"
 #include "msg.h"
+#include "recordkeys.h"
 #include "report.h"
 #include "rounds.h"
 #include "stats.h"
@@ -181,13 +182,7 @@ readfile(const char *path, const char *key)
 static int
 bookkeeping(const struct jfield *f)
 {
-	static const char *const name[] = { "n", "round", "slot", "load", "pressure" };
-	size_t i;
-
-	for (i = 0; i < sizeof name / sizeof name[0]; i++)
-		if (jfield_is(f, name[i]))
-			return 1;
-	return 0;
+	return jfield_is(f, "n") || is_bookkeeping(f->key, f->keylen);
 }
 
 /*

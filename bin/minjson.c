@@ -19,6 +19,7 @@
 
 #include "jsonl.h"
 #include "names.h"
+#include "recordkeys.h"
 #include "stats.h"
 #include "util.h"
 #include "version.h"
@@ -88,6 +89,7 @@ static const char *key = "side";
 static size_t keylen = 4;
 static char **xlist;
 static size_t nxlist;
+static int xgiven;	/* -x replaces the bookkeeping keys (recordkeys.h) */
 static enum stat stats[NSTAT];
 static size_t nstats;
 static int need_max, need_mean, need_values;
@@ -118,6 +120,8 @@ field_index(const char *s, size_t len)
 	f->len = len;
 	f->used = 0;
 	f->skip = len == keylen && memcmp(s, key, len) == 0;
+	if (!xgiven)
+		f->skip = f->skip || is_bookkeeping(s, len);
 	for (i = 0; i < nxlist && !f->skip; i++)
 		f->skip = strlen(xlist[i]) == len && memcmp(xlist[i], s, len) == 0;
 	nfields++;
@@ -554,6 +558,7 @@ main(int argc, char *argv[])
 			parsestats(optarg);
 			break;
 		case 'x':
+			xgiven = 1;
 			parsexlist(optarg);
 			break;
 		default:

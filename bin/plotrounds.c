@@ -17,6 +17,7 @@
 
 #include "jsonl.h"
 #include "plot.h"
+#include "recordkeys.h"
 #include "util.h"
 #include "version.h"
 
@@ -74,11 +75,15 @@ side_index(const char *name, size_t len)
 	return pic.nside++;
 }
 
+static int xgiven;	/* -x replaces the bookkeeping keys (recordkeys.h) */
+
 static int
 isexcluded(const char *key, size_t len)
 {
 	size_t i;
 
+	if (!xgiven && is_bookkeeping(key, len))
+		return 1;
 	for (i = 0; i < nexcluded; i++)
 		if (strlen(excluded[i]) == len && memcmp(excluded[i], key, len) == 0)
 			return 1;
@@ -285,7 +290,6 @@ main(int argc, char *argv[])
 	int c, i;
 
 	setargv0(argv[0]);
-	parsexlist("round,slot,load,pressure,threads,discarded");
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":lo:Vv:x:")) != -1) {
 		switch (c) {
@@ -301,6 +305,7 @@ main(int argc, char *argv[])
 			verdict = optarg;
 			break;
 		case 'x':
+			xgiven = 1;
 			parsexlist(optarg);
 			break;
 		default:

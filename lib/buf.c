@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "jsonwrite.h"
 #include "util.h"
 
 void
@@ -57,69 +58,17 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	b->n += (size_t)n;
 }
 
-/*
- * The length of the valid UTF-8 sequence at p (before end), or 0 when the
- * bytes there are not one (RFC 3629: no overlong forms, no surrogates,
- * nothing above U+10FFFF).
- */
-static size_t
-utf8len(const unsigned char *p, const unsigned char *end)
+static void
+put_buf(void *ctx, const char *p, size_t n)
 {
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
+	buf_add(ctx, p, n);
 }
 
+/* The one escaper's rule (jsonwrite.h), into a buf. */
 void
 buf_esc(struct buf *b, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-	size_t len;
-
-	while (p < end) {
-		if (*p == '"' || *p == '\\') {
-			buf_add(b, "\\", 1);
-			buf_add(b, (const char *)p++, 1);
-		} else if (*p == '\n') {
-			buf_add(b, "\\n", 2);
-			p++;
-		} else if (*p == '\t') {
-			buf_add(b, "\\t", 2);
-			p++;
-		} else if (*p < 0x20) {
-			buf_printf(b, "\\u%04x", *p++);
-		} else if ((len = utf8len(p, end)) == 0) {
-			buf_add(b, "\\ufffd", 6);
-			p++;
-		} else {
-			buf_add(b, (const char *)p, len);
-			p += len;
-		}
-	}
+	jesc(s, n, put_buf, b);
 }
 
 void

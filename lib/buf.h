@@ -17,9 +17,9 @@ void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...);
 
 /*
- * s[0..n) as the body of a JSON string: '"', '\' and control characters
- * escaped, and every byte that is not part of valid UTF-8 written as
- * U+FFFD, so that any bytes (a program's stderr) make valid JSON.
+ * s[0..n) as the body of a JSON string, by the one escaper's rule
+ * (jsonwrite.h: invalid UTF-8 becomes U+FFFD), so that any bytes (a
+ * program's stderr) make valid JSON.
  */
 void buf_esc(struct buf *b, const char *s, size_t n);
 

@@ -1,5 +1,5 @@
 /*
- * json: the JSON grammar for records, and the writer's escaping (json.h).
+ * json: the JSON grammar for records (json.h); writing is jsonwrite.c's.
  *
  * The parser is a single forward pass over the line with no recursion:
  * top-level members are returned as fields, nested arrays and objects are
@@ -507,72 +507,4 @@ jmetrics(const char *buf, size_t len, struct jrecord *rec)
 		}
 	}
 	return NULL;
-}
-
-void
-jescape(FILE *fp, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	const char *p = s, *end = s + len;
-	unsigned char c;
-
-	while (p < end) {
-		const char *run = p;
-
-		while (p < end && (unsigned char)*p >= 0x20 && *p != '"' && *p != '\\')
-			p++;
-		if (p > run)
-			fwrite(run, 1, (size_t)(p - run), fp);
-		if (p == end)
-			break;
-		c = (unsigned char)*p++;
-		fputc('\\', fp);
-		switch (c) {
-		case '"': fputc('"', fp); break;
-		case '\\': fputc('\\', fp); break;
-		case '\b': fputc('b', fp); break;
-		case '\f': fputc('f', fp); break;
-		case '\n': fputc('n', fp); break;
-		case '\r': fputc('r', fp); break;
-		case '\t': fputc('t', fp); break;
-		default:
-			fputs("u00", fp);
-			fputc(hex[c >> 4], fp);
-			fputc(hex[c & 15], fp);
-		}
-	}
-}
-
-void
-jput_str(FILE *fp, const char *s)
-{
-	if (s == NULL) {
-		fputs("null", fp);
-		return;
-	}
-	fputc('"', fp);
-	jescape(fp, s, strlen(s));
-	fputc('"', fp);
-}
-
-void
-jput_double(FILE *fp, int have, double v)
-{
-	char buf[32];
-
-	if (!have) {
-		fputs("null", fp);
-		return;
-	}
-	fmt_double(buf, v);
-	fputs(buf, fp);
-}
-
-void
-jput_raw(FILE *fp, const struct jfield *f)
-{
-	if (f == NULL)
-		fputs("null", fp);
-	else
-		fwrite(f->raw, 1, f->rawlen, fp);
 }

@@ -1,6 +1,6 @@
 /*
- * json: the JSON grammar for records (DESIGN.md, "A record"), and the
- * writer's string escaping.
+ * json: the JSON grammar for records (DESIGN.md, "A record"). The writer
+ * is jsonwrite.h, included here for every reader that also writes.
  *
  * A record is one JSON object on one line. The parser validates the whole
  * line as strict JSON (RFC 8259: no NaN, no Infinity, UTF-8 strings) and
@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "jsonwrite.h"
 
 enum jtype {
 	J_NUMBER,
@@ -75,21 +77,6 @@ void jrecord_free(struct jrecord *rec);
  * parse it into rec and return NULL; else return why not.
  */
 const char *jmetrics(const char *buf, size_t len, struct jrecord *rec);
-
-/*
- * Write s[0..len) as a JSON string body (without the quotes) to fp,
- * escaping what JSON requires.
- */
-void jescape(FILE *fp, const char *s, size_t len);
-
-/* Write s as a JSON string, quoted and escaped, or null when s is NULL. */
-void jput_str(FILE *fp, const char *s);
-
-/* Write v in the shortest form that reads back to it (fmt_double), or null when !have. */
-void jput_double(FILE *fp, int have, double v);
-
-/* Write f's value byte for byte as the input had it, or null when f is NULL. */
-void jput_raw(FILE *fp, const struct jfield *f);
 
 /*
  * The grammar's pieces, for the layout fast path (jsonlayout.h). jskip_string

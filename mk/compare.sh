@@ -107,7 +107,7 @@ for c in $cases; do
 	say "row $c: $COMPARE_ROUNDS rounds of $list"
 	if run_row "$c"; then
 		stats=$dir/rows/$c.stats
-		"$bin/minjson" -s q1,median,q3 -x round,slot,load,pressure,threads,discarded \
+		"$bin/minjson" -s q1,median,q3 \
 		    "$runs" > "$stats" || exit 2
 	fi
 	"$bin/refjudge" -c "$c" -s "$list" "$runs" $stats > "$dir/rows/$c.row"

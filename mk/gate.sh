@@ -457,7 +457,7 @@ more() {
 # doubted (1 when a metric beyond its budget was not so by its paired
 # ratios: cmpbudget -p).
 judge_now() {
-	"$2/minjson" -x round,slot,load,pressure -s min,q1,median,q3 "$1/runs.jsonl" > "$1/stats.jsonl.tmp" ||
+	"$2/minjson" -s min,q1,median,q3 "$1/runs.jsonl" > "$1/stats.jsonl.tmp" ||
 	    fail "$1" both statistics "minjson failed on $1/runs.jsonl"
 	noise=
 	[ "$rule_noise" = off ] || noise=$rule_noise

@@ -71,8 +71,13 @@ replay() {
 	for f in tests/fuzz/open/*/*; do
 		[ -e "$f" ] || continue
 		t=$(basename "$(dirname "$f")")
+		# A replay driver that did not build (exit 2) proves nothing: a
+		# missing program's 127 would pass for "still fails".
 		run sh tests/fuzz/run.sh -r "$t"
+		[ "$status" -le 1 ] || { echo "$t: the replay driver did not build"; false; }
+		[ -x "$FUZZ_OUT/replay/$t" ]
 		run "$FUZZ_OUT/replay/$t" "$f"
+		[ "$status" -ne 126 ] && [ "$status" -ne 127 ]
 		[ "$status" -ne 0 ] || { echo "$f passes now: git mv it to tests/fuzz/crashes/$t/"; false; }
 	done
 }

@@ -1,0 +1,21 @@
+/*
+ * recordkeys: the bookkeeping keys of a run's record (recordkeys.h).
+ */
+#include <string.h>
+
+#include "recordkeys.h"
+
+const char *const record_bookkeeping[] = {
+	"round", "slot", "load", "pressure", "threads", "discarded", NULL
+};
+
+int
+is_bookkeeping(const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; record_bookkeeping[i] != NULL; i++)
+		if (strlen(record_bookkeeping[i]) == len && memcmp(record_bookkeeping[i], key, len) == 0)
+			return 1;
+	return 0;
+}
