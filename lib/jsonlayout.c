@@ -1,5 +1,5 @@
 /*
- * jlayout: the fast path for streams of records that repeat one layout of
+ * jsonlayout: the fast path for streams of records that repeat one layout of
  * keys (jsonlayout.h): a line whose text between the values is the last
  * record's, byte for byte, needs only its values parsed.
  */

@@ -1,5 +1,5 @@
 /*
- * jlayout: the fast path for streams of records that repeat one layout.
+ * jsonlayout: the fast path for streams of records that repeat one layout.
  */
 #ifndef PERFGATE_JLAYOUT_H
 #define PERFGATE_JLAYOUT_H

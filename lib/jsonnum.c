@@ -1,5 +1,5 @@
 /*
- * jnum: JSON numbers to doubles, bit for bit as strtod (see jsonnum.h).
+ * jsonnum: JSON numbers to doubles, bit for bit as strtod (see jsonnum.h).
  *
  * Numbers are the hot spot of every perfgate tool, so they are converted
  * by Clinger's fast path when that is exact, by the Eisel-Lemire algorithm

@@ -1,5 +1,5 @@
 /*
- * jnum: JSON numbers to doubles, exactly as strtod converts them, at the
+ * jsonnum: JSON numbers to doubles, exactly as strtod converts them, at the
  * speed the JSON-line tools need (DESIGN.md: minjson reads a gigabyte a
  * second, and every record is mostly numbers).
  */

@@ -1,5 +1,5 @@
 /*
- * jreader: the line reader of record files (jsonreader.h): large buffered
+ * jsonreader: the line reader of record files (jsonreader.h): large buffered
  * reads, lines of any length, each byte searched for '\n' once.
  */
 #include <errno.h>

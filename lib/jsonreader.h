@@ -1,5 +1,5 @@
 /*
- * jreader: the line reader of record files.
+ * jsonreader: the line reader of record files.
  */
 #ifndef PERFGATE_JREADER_H
 #define PERFGATE_JREADER_H
