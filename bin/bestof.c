@@ -121,26 +121,30 @@ take_metrics(long i, const struct jrecord *rec)
 		die("run %ld: %zu metrics, but run 1 had %zu", i + 1, rec->n, nmetric);
 }
 
+/* Metric m's value, key and number byte for byte as read. */
 static void
-put_metric(size_t m, const char *text)
+put_metric(struct jwriter *w, size_t m, const char *text)
 {
-	printf(",\"%.*s\":%s", (int)metric[m].keylen, metric[m].key, text);
+	jw_keyraw(w, metric[m].key, metric[m].keylen);
+	fputs(text, w->fp);
 }
 
 static void
 put_all(long runs)
 {
+	struct jwriter w;
 	long i;
 	size_t m;
 	int k;
 
 	for (i = 0; i < runs; i++) {
-		printf("{\"run\":%ld", i + 1);
+		jw_begin(&w, stdout);
+		jw_long(&w, "run", i + 1);
 		for (k = 0; k < NFIG; k++)
-			printf(",\"%s\":%lld", figname[k], fig[i][k]);
+			jw_long(&w, figname[k], fig[i][k]);
 		for (m = 0; m < nmetric; m++)
-			put_metric(m, raw[i * nmetric + m]);
-		fputs("}\n", stdout);
+			put_metric(&w, m, raw[i * nmetric + m]);
+		jw_end(&w);
 	}
 }
 
@@ -148,27 +152,29 @@ put_all(long runs)
 static void
 put_best(long runs)
 {
+	struct jwriter w;
 	long i, best;
 	size_t m;
 	long long lo;
 	int k;
 
-	fputc('{', stdout);
+	jw_begin(&w, stdout);
 	for (k = 0; k < NFIG; k++) {
 		lo = fig[0][k];
 		for (i = 1; i < runs; i++)
 			if (fig[i][k] < lo)
 				lo = fig[i][k];
-		printf("%s\"%s\":%lld", k ? "," : "", figname[k], lo);
+		jw_long(&w, figname[k], lo);
 	}
 	for (m = 0; m < nmetric; m++) {
 		best = 0;
 		for (i = 1; i < runs; i++)
 			if (num[i * nmetric + m] < num[best * nmetric + m])
 				best = i;
-		put_metric(m, raw[best * nmetric + m]);
+		put_metric(&w, m, raw[best * nmetric + m]);
 	}
-	printf(",\"runs\":%ld}\n", runs);
+	jw_long(&w, "runs", runs);
+	jw_end(&w);
 }
 
 int

@@ -123,6 +123,16 @@ jw_keyn(struct jwriter *w, const char *key, size_t keylen)
 }
 
 void
+jw_keyraw(struct jwriter *w, const char *key, size_t keylen)
+{
+	if (w->members++ > 0)
+		fputc(',', w->fp);
+	fputc('"', w->fp);
+	fwrite(key, 1, keylen, w->fp);
+	fputs("\":", w->fp);
+}
+
+void
 jw_key(struct jwriter *w, const char *key)
 {
 	jw_keyn(w, key, strlen(key));

@@ -57,6 +57,8 @@ void jw_begin(struct jwriter *w, FILE *fp);
 /* The next member's key (escaped) and colon; its value follows. */
 void jw_key(struct jwriter *w, const char *key);
 void jw_keyn(struct jwriter *w, const char *key, size_t keylen);
+/* A key as read (jfield's key: escapes as written), passed through unchanged. */
+void jw_keyraw(struct jwriter *w, const char *key, size_t keylen);
 /* Members: a string (null when s is NULL), a number, an integer, a boolean, null. */
 void jw_str(struct jwriter *w, const char *key, const char *s);
 void jw_strn(struct jwriter *w, const char *key, const char *s, size_t len);
