@@ -389,8 +389,10 @@ main(int argc, char *argv[])
 	int c, nreg = 0, status;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":m:n:V")) != -1) {
+	while ((c = getopt(argc, argv, ":m:n:")) != -1) {
 		switch (c) {
 		case 'm':
 			mdfile = optarg;
@@ -401,8 +403,6 @@ main(int argc, char *argv[])
 				usage();
 			}
 			break;
-		case 'V':
-			return print_version();
 		default:
 			optionerror(c);
 			usage();

@@ -311,8 +311,10 @@ main(int argc, char *argv[])
 	int c, checkonly = 0, status;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":m:nV")) != -1) {
+	while ((c = getopt(argc, argv, ":m:n")) != -1) {
 		switch (c) {
 		case 'm':
 			if ((why = parse_double(optarg, 1, 100, &margin)) != NULL) {
@@ -323,8 +325,6 @@ main(int argc, char *argv[])
 		case 'n':
 			checkonly = 1;
 			break;
-		case 'V':
-			return print_version();
 		default:
 			optionerror(c);
 			usage();

@@ -290,8 +290,10 @@ main(int argc, char *argv[])
 	int c, i;
 
 	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":lo:Vv:x:")) != -1) {
+	while ((c = getopt(argc, argv, ":lo:v:x:")) != -1) {
 		switch (c) {
 		case 'l':
 			pic.logscale = 1;
@@ -299,8 +301,6 @@ main(int argc, char *argv[])
 		case 'o':
 			out = optarg;
 			break;
-		case 'V':
-			return print_version();
 		case 'v':
 			verdict = optarg;
 			break;
