@@ -10,20 +10,12 @@
 
 #include "buf.h"
 #include "jsonl.h"
+#include "jsonvalue.h"
 
 #define PERFJSON_SCHEMA 1
 
-/* A JSON string's raw body, unescaped, as a new string to free(). */
-char *json_unescape(const char *raw, size_t len);
-
 /* A whole file as a new NUL-terminated string; or exit 2. */
 char *read_all(const char *path, size_t *len);
-
-/*
- * The next element of a JSON array's raw text (validated by jparse); *p
- * starts after the '[' and moves past each element. Returns 0 at the end.
- */
-int json_nextitem(const char **p, const char *end, const char **item, size_t *len);
 
 /* The document, read back. */
 struct doc {

@@ -1,6 +1,6 @@
 /*
  * Fuzz target: the perf.json reader (doc_read, json_nextitem and
- * json_unescape in lib/perfjson.c). The input is the document. doc_read
+ * json_unescape in lib/jsonvalue.c). The input is the document. doc_read
  * either refuses it with one line, "perfdoc: PATH: what", and exit 2 (its
  * exit is caught by linking with -Wl,--wrap=exit), or returns a document
  * whose rows are exactly the elements of its "rows" array as the
