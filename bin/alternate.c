@@ -21,7 +21,6 @@
 #include "jsonl.h"
 #include "proc.h"
 #include "progress.h"
-#include "recordkeys.h"
 #include "stats.h"
 #include "util.h"
 #include "version.h"
@@ -260,8 +259,10 @@ runside(const struct side *s, long round, size_t slot)
 	for (i = 0; i < m.n; i++) {
 		const struct jfield *f = &m.field[i];
 
-		/* A metric may not take a bookkeeping key, whether or not this run writes it. */
-		if (jfield_is(f, "side") || is_bookkeeping(f->key, f->keylen)) {
+		if (jfield_is(f, "side") || jfield_is(f, "round") || jfield_is(f, "slot") || jfield_is(f, "load") ||
+		    (gauges.pressurepath != NULL && jfield_is(f, "pressure")) ||
+		    (maxthreads > 0 && jfield_is(f, "threads")) ||
+		    (notediscards && maxload > 0 && jfield_is(f, "discarded"))) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);

@@ -32,13 +32,6 @@ setup() {
 	[ "$(printf '%s\n' "$output" | grep -o '<text[^>]*font-weight="bold">[^<]*</text>' | sed 's/<[^>]*>//g')" = m_ns ]
 }
 
-@test "recordkeys: alternate refuses a metric named as a bookkeeping key, whatever its options" {
-	for k in $keys; do
-		run -2 --separate-stderr "$BIN/alternate" -r 1 a="printf '{\"$k\":1,\"m_ns\":2}\\n'"
-		[[ "$stderr" == *"metric \"$k\" clashes with a key of alternate's own"* ]]
-	done
-}
-
 @test "recordkeys: a gate with alternate -T (threads in every record) and GATE_UNBUDGETED=error is ok" {
 	cat > "$T/fixed.c" <<'C'
 #include <stdio.h>
