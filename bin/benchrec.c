@@ -102,12 +102,14 @@ run_argv(enum kind k, char *const *argv, const char *out, const char *cases)
 		return cases != NULL ? gotest_argv(argv, harness_cases_regex(cases)) : (char **)argv;
 	for (n = 0; argv[n] != NULL; n++)
 		;
-	v = xmalloc((n + 4) * sizeof *v);
+	v = xmalloc((n + 5) * sizeof *v);
 	memcpy(v, argv, n * sizeof *v);
 	switch (k) {
 	case GBENCH:
 		v[n++] = msgf("--benchmark_out=%s", out);
 		v[n++] = "--benchmark_out_format=json";
+		/* The console table goes to stdout, the context to stderr: JSON has both on stdout. */
+		v[n++] = "--benchmark_format=json";
 		if (cases != NULL)
 			v[n++] = msgf("--benchmark_filter=%s", harness_cases_regex(cases));
 		break;
