@@ -94,6 +94,19 @@ hset_add(struct hset *s, const char *name, size_t namelen, const char *unit,
 	return NULL;
 }
 
+char *
+hset_add_scaled(struct hset *s, const char *name, size_t namelen, const char *unit,
+    const char *who, const char *raw, size_t rawlen, int k, unsigned long line)
+{
+	char *t = harness_scale10(raw, rawlen, k), *err;
+
+	if (t == NULL)
+		return msgf("%s:%lu: %s: not a number", s->file, line, who);
+	err = hset_add(s, name, namelen, unit, who, t, strlen(t), strtod(t, NULL), line);
+	free(t);
+	return err;
+}
+
 /* Does the case c[0..len) select m: its whole key, or its stem? */
 static int
 case_selects(const char *c, size_t len, const struct hmetric *m)
@@ -169,6 +182,69 @@ hset_free(struct hset *s)
 	names_free(&s->keys);
 	s->m = NULL;
 	s->n = s->cap = 0;
+}
+
+char *
+harness_scale10(const char *raw, size_t len, int k)
+{
+	struct buf d = { 0 }, b = { 0 };
+	const char *p = raw, *end = raw + len, *q = raw;
+	long e = 0, point;
+	size_t i, lead;
+	double x;
+	int neg = 0;
+
+	if (jnum_parse(&q, end, &x) != NULL || q != end)
+		return NULL;
+	if (k == 0)
+		return xmemdup(raw, len);
+	if (p < end && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	/* The digits, and where the point falls among them. */
+	buf_puts(&d, "");
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		buf_add(&d, p, 1);
+	point = (long)d.n;
+	if (p < end && *p == '.')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+			buf_add(&d, p, 1);
+	if (p < end && (*p == 'e' || *p == 'E'))
+		e = strtol(p + 1, NULL, 10);
+	/* Beyond this the value is 0 (jnum_parse refused a huge one): no overflow below. */
+	if (e > 1000000000L || e < -1000000000L)
+		e = e > 0 ? 1000000000L : -1000000000L;
+	point += e + k;
+	for (lead = 0; lead < d.n && d.p[lead] == '0'; lead++)
+		point--;
+	while (d.n > lead && d.p[d.n - 1] == '0')
+		d.n--;
+	buf_puts(&b, neg ? "-" : "");
+	if (d.n == lead) {
+		buf_puts(&b, "0");
+	} else if (point > 0 && point <= 21) {
+		for (i = 0; i < (size_t)point; i++)
+			buf_add(&b, lead + i < d.n ? &d.p[lead + i] : "0", 1);
+		if (lead + (size_t)point < d.n) {
+			buf_add(&b, ".", 1);
+			buf_add(&b, d.p + lead + point, d.n - lead - (size_t)point);
+		}
+	} else if (point <= 0 && point > -6) {
+		buf_puts(&b, "0.");
+		for (; point < 0; point++)
+			buf_add(&b, "0", 1);
+		buf_add(&b, d.p + lead, d.n - lead);
+	} else {
+		buf_add(&b, d.p + lead, 1);
+		if (d.n - lead > 1) {
+			buf_add(&b, ".", 1);
+			buf_add(&b, d.p + lead + 1, d.n - lead - 1);
+		}
+		buf_printf(&b, "e%ld", point - 1);
+	}
+	free(d.p);
+	return b.p;
 }
 
 int

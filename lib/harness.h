@@ -52,6 +52,10 @@ char *harness_stem(const char *name, size_t len);
 char *hset_add(struct hset *s, const char *name, size_t namelen, const char *unit,
     const char *who, const char *raw, size_t rawlen, double v, unsigned long line);
 
+/* hset_add of the JSON number raw[0..len) times 10^k (harness_scale10). */
+char *hset_add_scaled(struct hset *s, const char *name, size_t namelen, const char *unit,
+    const char *who, const char *raw, size_t rawlen, int k, unsigned long line);
+
 /*
  * Whether BENCH_CASES (s->cases) may select a metric of the benchmark
  * name[0..len): a case is its stem or starts with its stem and '_'. A
@@ -80,6 +84,14 @@ void hset_free(struct hset *s);
  * stem up to a '_' is the top-level benchmark's), as a new string.
  */
 char *harness_cases_regex(const char *cases);
+
+/*
+ * The JSON number raw[0..len) times 10^k, exact, as the text of a JSON
+ * number (a new string): the digits as written, the point moved. So a
+ * value in seconds becomes ns without a binary rounding (DESIGN.md:
+ * numbers pass through unchanged). NULL when raw is not a JSON number.
+ */
+char *harness_scale10(const char *raw, size_t len, int k);
 
 /* The 1-based line of p within text. */
 unsigned long harness_line(const char *text, const char *p);

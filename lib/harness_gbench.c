@@ -39,19 +39,19 @@ is_str(const struct jfield *f, const char *s)
 	return f != NULL && f->type == J_STRING && memeq_str(f->raw, f->rawlen, s);
 }
 
-/* ns in one time_unit; 0 for a unit this reader does not know. */
-static double
+/* ns in one time_unit, as a power of ten; -1 for a unit this reader does not know. */
+static int
 unit_ns(const struct jfield *f)
 {
 	if (f == NULL || is_str(f, "ns"))
-		return 1;
+		return 0;
 	if (is_str(f, "us"))
-		return 1e3;
+		return 3;
 	if (is_str(f, "ms"))
-		return 1e6;
+		return 6;
 	if (is_str(f, "s"))
-		return 1e9;
-	return 0;
+		return 9;
+	return -1;
 }
 
 /* One run (an element of "benchmarks") into s. */
@@ -60,7 +60,7 @@ one_run(struct hset *s, const struct jrecord *r, unsigned long line, int *runs)
 {
 	const struct jfield *f, *name, *t;
 	char *bname, *who, *err = NULL, *cname, *unit;
-	double scale;
+	int scale;
 	size_t i, n;
 
 	name = jget(r, "run_name", 8);
@@ -78,9 +78,10 @@ one_run(struct hset *s, const struct jrecord *r, unsigned long line, int *runs)
 	who = msgf("\"%s\"", bname);
 	if ((f = jget(r, "error_occurred", 14)) != NULL && f->type == J_TRUE) {
 		f = jget(r, "error_message", 13);
-		err = msgf("%s:%lu: benchmark %s reported an error%s%.*s", s->file, line, who,
-		    f != NULL && f->type == J_STRING ? ": " : "",
-		    f != NULL && f->type == J_STRING ? (int)f->rawlen : 0, f != NULL ? f->raw : "");
+		cname = f != NULL && f->type == J_STRING ? json_unescape(f->raw, f->rawlen) : NULL;
+		err = msgf("%s:%lu: benchmark %s reported an error%s%s", s->file, line, who,
+		    cname != NULL ? ": " : "", cname != NULL ? cname : "");
+		free(cname);
 		goto out;
 	}
 	t = jget(r, s->cpu ? "cpu_time" : "real_time", s->cpu ? 8 : 9);
@@ -89,14 +90,14 @@ one_run(struct hset *s, const struct jrecord *r, unsigned long line, int *runs)
 		    s->cpu ? "cpu_time" : "real_time");
 		goto out;
 	}
-	if ((scale = unit_ns(f = jget(r, "time_unit", 9))) == 0) {
+	if ((scale = unit_ns(f = jget(r, "time_unit", 9))) < 0) {
 		err = msgf("%s:%lu: benchmark %s: unknown time_unit \"%.*s\"", s->file, line, who,
 		    (int)f->rawlen, f->raw);
 		goto out;
 	}
-	/* In ns already: the number is copied as written. */
-	if ((err = hset_add(s, bname, strlen(bname), "ns", who, scale == 1 ? t->raw : NULL,
-	    t->rawlen, t->num * scale, line)) != NULL)
+	/* The number as written, its point moved to ns. */
+	if ((err = hset_add_scaled(s, bname, strlen(bname), "ns", who, t->raw, t->rawlen, scale,
+	    line)) != NULL)
 		goto out;
 	(*runs)++;
 	for (i = 0; i < r->n && err == NULL; i++) {

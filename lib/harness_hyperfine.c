@@ -57,7 +57,7 @@ one_result(struct hset *s, const struct jrecord *r, unsigned long line)
 		if (f == NULL || f->type != J_NUMBER)
 			err = msgf("%s:%lu: %s has no number \"%s\"", s->file, line, who, fig[i].member);
 		else
-			err = hset_add(s, cmd, strlen(cmd), fig[i].unit, who, NULL, 0, f->num * 1e9, line);
+			err = hset_add_scaled(s, cmd, strlen(cmd), fig[i].unit, who, f->raw, f->rawlen, 9, line);
 	}
 	free(who);
 	free(cmd);

@@ -33,7 +33,7 @@ one_test(struct hset *s, const struct jrecord *b, unsigned long line)
 	else if ((min = jget(&st, "min", 3)) == NULL || min->type != J_NUMBER)
 		err = msgf("%s:%lu: %s has no runs (no number \"min\" in its stats)", s->file, line, who);
 	else
-		err = hset_add(s, test, strlen(test), "ns", who, NULL, 0, min->num * 1e9, line);
+		err = hset_add_scaled(s, test, strlen(test), "ns", who, min->raw, min->rawlen, 9, line);
 	jrecord_free(&st);
 	free(who);
 	free(test);
