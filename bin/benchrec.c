@@ -37,7 +37,7 @@ static int verbose;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-cv] [-f file] gbench | gotest | hyperfine | pytest "
+	fprintf(stderr, "usage: %s [-V] [-cv] [-f file] harness "
 	    "[--] [command [arg ...]]\n", argv0);
 	exit(2);
 }
@@ -217,6 +217,8 @@ main(int argc, char *argv[])
 		label = msgf("%s output", argv[optind]);
 		s.file = label;
 		if ((fail = proc_failure(&opts, &res, why, sizeof why)) != NULL) {
+			if (!res.started)
+				die("%s", fail);
 			/* go test says which benchmark failed; the others only how. */
 			if (kind == GOTEST && (err = harness_gotest_failure(s.file, text, len)) != NULL)
 				die("%s (%s)", err, fail);
