@@ -41,6 +41,28 @@ harness_stem(const char *name, size_t len)
 	return b.p;
 }
 
+char *
+harness_printable(const char *s, size_t len)
+{
+	struct buf b = { 0 };
+	size_t i;
+
+	buf_puts(&b, "");
+	for (i = 0; i < len; i++) {
+		unsigned char u = (unsigned char)s[i];
+
+		if (u == '\n')
+			buf_puts(&b, "\\n");
+		else if (u == '\t')
+			buf_puts(&b, "\\t");
+		else if (u < 0x20 || u == 0x7f)
+			buf_printf(&b, "\\x%02x", u);
+		else
+			buf_add(&b, &s[i], 1);
+	}
+	return b.p;
+}
+
 static int
 ends_with(const char *s, const char *tail)
 {
@@ -210,11 +232,18 @@ harness_scale10(const char *raw, size_t len, int k)
 	if (p < end && *p == '.')
 		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
 			buf_add(&d, p, 1);
-	if (p < end && (*p == 'e' || *p == 'E'))
-		e = strtol(p + 1, NULL, 10);
-	/* Beyond this the value is 0 (jnum_parse refused a huge one): no overflow below. */
-	if (e > 1000000000L || e < -1000000000L)
-		e = e > 0 ? 1000000000L : -1000000000L;
+	/* The exponent, read within the text (it need not end in NUL), capped where 0 is 0. */
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		int eneg = 0;
+
+		if (++p < end && (*p == '+' || *p == '-'))
+			eneg = *p++ == '-';
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			if (e < 100000000L)
+				e = e * 10 + (*p - '0');
+		if (eneg)
+			e = -e;
+	}
 	point += e + k;
 	for (lead = 0; lead < d.n && d.p[lead] == '0'; lead++)
 		point--;

@@ -93,6 +93,12 @@ char *harness_cases_regex(const char *cases);
  */
 char *harness_scale10(const char *raw, size_t len, int k);
 
+/*
+ * s[0..len) for a one-line message, as a new string: a newline, a tab and
+ * any other control byte written as \n, \t, \xNN (names are data).
+ */
+char *harness_printable(const char *s, size_t len);
+
 /* The 1-based line of p within text. */
 unsigned long harness_line(const char *text, const char *p);
 

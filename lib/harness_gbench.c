@@ -59,7 +59,7 @@ static char *
 one_run(struct hset *s, const struct jrecord *r, unsigned long line, int *runs)
 {
 	const struct jfield *f, *name, *t;
-	char *bname, *who, *err = NULL, *cname, *unit;
+	char *bname, *who, *err = NULL, *cname, *unit, *pb, *pc;
 	int scale;
 	size_t i, n;
 
@@ -75,12 +75,15 @@ one_run(struct hset *s, const struct jrecord *r, unsigned long line, int *runs)
 		free(bname);
 		return NULL;
 	}
-	who = msgf("\"%s\"", bname);
+	pb = harness_printable(bname, strlen(bname));
+	who = msgf("\"%s\"", pb);
 	if ((f = jget(r, "error_occurred", 14)) != NULL && f->type == J_TRUE) {
 		f = jget(r, "error_message", 13);
 		cname = f != NULL && f->type == J_STRING ? json_unescape(f->raw, f->rawlen) : NULL;
+		pc = cname != NULL ? harness_printable(cname, strlen(cname)) : NULL;
 		err = msgf("%s:%lu: benchmark %s reported an error%s%s", s->file, line, who,
-		    cname != NULL ? ": " : "", cname != NULL ? cname : "");
+		    pc != NULL ? ": " : "", pc != NULL ? pc : "");
+		free(pc);
 		free(cname);
 		goto out;
 	}
@@ -111,7 +114,9 @@ one_run(struct hset *s, const struct jrecord *r, unsigned long line, int *runs)
 		if (n > 11 && strcmp(unit + n - 11, "_per_second") == 0)
 			strcpy(unit + n - 11, "_per_s");
 		free(who);
-		who = msgf("\"%s\" counter \"%s\"", bname, cname);
+		pc = harness_printable(cname, strlen(cname));
+		who = msgf("\"%s\" counter \"%s\"", pb, pc);
+		free(pc);
 		err = unit == NULL ? msgf("%s:%lu: %s: the counter's name has no letter or digit",
 		    s->file, line, who) : hset_add(s, bname, strlen(bname), unit, who, f->raw, f->rawlen,
 		    f->num, line);
@@ -120,6 +125,7 @@ one_run(struct hset *s, const struct jrecord *r, unsigned long line, int *runs)
 	}
 out:
 	free(who);
+	free(pb);
 	free(bname);
 	return err;
 }

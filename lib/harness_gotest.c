@@ -64,15 +64,19 @@ static char *
 result(struct hset *s, const char *pkg, const char *line, const char *end, unsigned long lineno, int *n)
 {
 	const char *p = line, *name, *w, *v, *q;
-	size_t namelen, wlen, vlen;
-	char *unit, *who, *err = NULL;
+	size_t namelen, wlen, vlen, i;
+	char *unit, *who, *err = NULL, *pn, *pu;
 	double x;
 
 	namelen = word(&p, end, &name);
 	if (!hset_wants(s, name, namelen))
 		return NULL;
-	if ((wlen = word(&p, end, &w)) == 0 || strspn(w, "0123456789") < wlen)
+	if ((wlen = word(&p, end, &w)) == 0)
 		return NULL;
+	/* The iterations: digits only (the text need not end in NUL: no strspn). */
+	for (i = 0; i < wlen; i++)
+		if (w[i] < '0' || w[i] > '9')
+			return NULL;
 	while (err == NULL && (vlen = word(&p, end, &v)) > 0) {
 		if ((wlen = word(&p, end, &w)) == 0)
 			return msgf("%s:%lu: a value without a unit", s->file, lineno);
@@ -83,14 +87,25 @@ result(struct hset *s, const char *pkg, const char *line, const char *end, unsig
 			/* Not JSON as written (+Inf, NaN, 1e+400): read, and judged by hset_add. */
 			snprintf(num, sizeof num, "%.*s", vlen < 63 ? (int)vlen : 63, v);
 			x = strtod(num, &e);
-			if (vlen > 63 || e != num + vlen)
-				return msgf("%s:%lu: %.*s: not a number", s->file, lineno, (int)vlen, v);
+			if (vlen > 63 || e != num + vlen) {
+				pn = harness_printable(v, vlen > 64 ? 64 : vlen);
+				err = msgf("%s:%lu: %s: not a number", s->file, lineno, pn);
+				free(pn);
+				return err;
+			}
 			v = NULL;
 		}
-		if ((unit = unit_key(w, wlen)) == NULL)
-			return msgf("%s:%lu: unit %.*s has no letter or digit", s->file, lineno, (int)wlen, w);
-		who = msgf("%s%s\"%.*s\" %.*s", pkg != NULL ? pkg : "", pkg != NULL ? ": " : "",
-		    (int)namelen, name, (int)wlen, w);
+		if ((unit = unit_key(w, wlen)) == NULL) {
+			pu = harness_printable(w, wlen > 64 ? 64 : wlen);
+			err = msgf("%s:%lu: unit %s has no letter or digit", s->file, lineno, pu);
+			free(pu);
+			return err;
+		}
+		pn = harness_printable(name, namelen);
+		pu = harness_printable(w, wlen);
+		who = msgf("%s%s\"%s\" %s", pkg != NULL ? pkg : "", pkg != NULL ? ": " : "", pn, pu);
+		free(pn);
+		free(pu);
 		err = hset_add(s, name, namelen, unit, who, v, vlen, x, lineno);
 		free(who);
 		free(unit);
@@ -110,9 +125,10 @@ harness_gotest_failure(const char *file, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *eol, *q, *qe;
 	unsigned long lineno = 0;
+	char *l, *why, *m;
 	size_t n;
 
-	for (; p < end; p = eol + 1) {
+	for (; p < end; p = eol < end ? eol + 1 : end) {
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			eol = end;
 		n = (size_t)(eol - p);
@@ -123,13 +139,17 @@ harness_gotest_failure(const char *file, const char *text, size_t len)
 		q = eol < end ? eol + 1 : end;
 		if ((qe = memchr(q, '\n', (size_t)(end - q))) == NULL)
 			qe = end;
+		l = harness_printable(p, n > 200 ? 200 : n);
 		if (q < qe && (*q == ' ' || *q == '\t')) {
 			while (q < qe && (*q == ' ' || *q == '\t'))
 				q++;
-			return msgf("%s:%lu: %.*s: %.*s", file, lineno, (int)(n > 200 ? 200 : n), p,
-			    (int)(qe - q > 200 ? 200 : qe - q), q);
-		}
-		return msgf("%s:%lu: %.*s", file, lineno, (int)(n > 200 ? 200 : n), p);
+			why = harness_printable(q, qe - q > 200 ? 200 : (size_t)(qe - q));
+			m = msgf("%s:%lu: %s: %s", file, lineno, l, why);
+			free(why);
+		} else
+			m = msgf("%s:%lu: %s", file, lineno, l);
+		free(l);
+		return m;
 	}
 	return NULL;
 }
@@ -154,7 +174,7 @@ harness_gotest(struct hset *s, const char *text, size_t len)
 		lineno++;
 		if (starts(line, n, "pkg: ")) {
 			free(pkg);
-			pkg = xmemdup(line + 5, n - 5 - (n > 5 && line[n - 1] == '\r'));
+			pkg = harness_printable(line + 5, n - 5 - (n > 5 && line[n - 1] == '\r'));
 		} else if (starts(line, n, "Benchmark")) {
 			err = result(s, pkg, line, eol, lineno, &results);
 		}

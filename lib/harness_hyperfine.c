@@ -37,7 +37,7 @@ one_result(struct hset *s, const struct jrecord *r, unsigned long line)
 		{ "min", "ns" }, { "user", "user_ns" }, { "system", "sys_ns" },
 	};
 	const struct jfield *c, *f;
-	char *cmd, *who, *err = NULL;
+	char *cmd, *who, *err = NULL, *pc;
 	size_t i;
 	long code;
 
@@ -49,7 +49,9 @@ one_result(struct hset *s, const struct jrecord *r, unsigned long line)
 		free(cmd);
 		return NULL;
 	}
-	who = msgf("command \"%s\"", cmd);
+	pc = harness_printable(cmd, strlen(cmd));
+	who = msgf("command \"%s\"", pc);
+	free(pc);
 	if ((code = failed_code(jget(r, "exit_codes", 10))) != 0)
 		err = msgf("%s:%lu: %s exited with status %ld", s->file, line, who, code);
 	for (i = 0; i < sizeof fig / sizeof fig[0] && err == NULL; i++) {

@@ -16,7 +16,7 @@ one_test(struct hset *s, const struct jrecord *b, unsigned long line)
 {
 	struct jrecord st = { 0 };
 	const struct jfield *name, *stats, *min;
-	char *test, *who, *err = NULL;
+	char *test, *who, *err = NULL, *pt;
 
 	name = jget(b, "name", 4);
 	stats = jget(b, "stats", 5);
@@ -27,7 +27,9 @@ one_test(struct hset *s, const struct jrecord *b, unsigned long line)
 		free(test);
 		return NULL;
 	}
-	who = msgf("test \"%s\"", test);
+	pt = harness_printable(test, strlen(test));
+	who = msgf("test \"%s\"", pt);
+	free(pt);
 	if (stats == NULL || stats->type != J_OBJECT || jparse(stats->raw, stats->rawlen, &st) != NULL)
 		err = msgf("%s:%lu: %s has no \"stats\"", s->file, line, who);
 	else if ((min = jget(&st, "min", 3)) == NULL || min->type != J_NUMBER)

@@ -149,6 +149,10 @@ slowed_repo() {
 	printf '{"context": {}, "benchmarks": [{"name": "//", "run_type": "iteration", "real_time": 5}]}' > "$T/-f x;\$y.json"
 	run -2 --separate-stderr benchrec gbench -f "$T/-f x;\$y.json"
 	[ "$stderr" = "benchrec: $T/-f x;\$y.json:1: \"//\": the name has no letter or digit to make a key of" ]
+	# A newline in a name, or in a message, stays on the message's one line.
+	printf '{"context": {}, "benchmarks": [{"name": "a\\nb", "error_occurred": true, "error_message": "x\\ty\\u0001"}]}' > "$T/nl.json"
+	run -2 --separate-stderr benchrec gbench -f "$T/nl.json"
+	[ "$stderr" = "benchrec: $T/nl.json:1: benchmark \"a\\nb\" reported an error: x\\ty\\x01" ]
 	# go test: one name in two packages.
 	printf 'pkg: a\nBenchmarkX-2 10 5 ns/op\npkg: b\nBenchmarkX-2 10 6 ns/op\n' > "$T/two.txt"
 	run -2 --separate-stderr benchrec gotest -f "$T/two.txt"
