@@ -81,3 +81,7 @@ replay() {
 		[ "$status" -ne 0 ] || { echo "$f passes now: git mv it to tests/fuzz/crashes/$t/"; false; }
 	done
 }
+
+@test "fuzz: benchrec (the harnesses' readers, harness_scale10) passes every committed input" {
+	replay benchrec
+}

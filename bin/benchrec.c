@@ -1,0 +1,237 @@
+/*
+ * benchrec: another harness's benchmark as a perfgate side.
+ * Runs a Google Benchmark binary, go test -bench, hyperfine or
+ * pytest-benchmark (or reads what one wrote) and writes perfgate's metrics
+ * line: one JSON object of numbers, each benchmark's best in ns and its
+ * other figures, named by harness.h's rule.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "harness.h"
+#include "jsonl.h"
+#include "msg.h"
+#include "perfjson.h"
+#include "proc.h"
+#include "util.h"
+#include "version.h"
+
+enum kind { GBENCH, GOTEST, HYPERFINE, PYTEST };
+
+static const struct {
+	const char *name;
+	char *(*parse)(struct hset *, const char *, size_t);
+} harness[] = {
+	[GBENCH] = { "gbench", harness_gbench },
+	[GOTEST] = { "gotest", harness_gotest },
+	[HYPERFINE] = { "hyperfine", harness_hyperfine },
+	[PYTEST] = { "pytest", harness_pytest },
+};
+
+static int verbose;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-V] [-cv] [-f file] harness "
+	    "[--] [command [arg ...]]\n", argv0);
+	exit(2);
+}
+
+/* The command line, for messages: its words joined by blanks, cut at 200 bytes. */
+static char *
+cmdline(char *const *argv)
+{
+	struct buf b = { 0 };
+
+	buf_puts(&b, "");
+	for (; *argv != NULL && b.n < 200; argv++)
+		buf_printf(&b, "%s%s", b.n ? " " : "", *argv);
+	if (b.n > 200) {
+		b.p[197] = '\0';
+		strcat(b.p, "...");
+	}
+	return b.p;
+}
+
+/* go test's -bench value, replaced by re (or added when the command has none). */
+static char **
+gotest_argv(char *const *argv, const char *re)
+{
+	size_t n, i, j = 0;
+	char **v;
+	int done = 0;
+
+	for (n = 0; argv[n] != NULL; n++)
+		;
+	v = xmalloc((n + 2) * sizeof *v);
+	for (i = 0; i < n; i++) {
+		const char *a = argv[i];
+
+		if (a[0] == '-' && a[1] == '-')
+			a++;
+		if ((strcmp(a, "-bench") == 0 || strcmp(a, "-test.bench") == 0) && i + 1 < n) {
+			v[j++] = argv[i];
+			v[j++] = (char *)re;
+			i++;
+			done = 1;
+		} else if (strncmp(a, "-bench=", 7) == 0 || strncmp(a, "-test.bench=", 12) == 0) {
+			v[j++] = msgf("-bench=%s", re);
+			done = 1;
+		} else
+			v[j++] = argv[i];
+	}
+	if (!done)
+		v[j++] = msgf("-bench=%s", re);
+	v[j] = NULL;
+	return v;
+}
+
+/* The command as it runs: what the harness needs added to write its document to out. */
+static char **
+run_argv(enum kind k, char *const *argv, const char *out, const char *cases)
+{
+	size_t n;
+	char **v;
+
+	if (k == GOTEST)
+		return cases != NULL ? gotest_argv(argv, harness_cases_regex(cases)) : (char **)argv;
+	for (n = 0; argv[n] != NULL; n++)
+		;
+	v = xmalloc((n + 5) * sizeof *v);
+	memcpy(v, argv, n * sizeof *v);
+	switch (k) {
+	case GBENCH:
+		v[n++] = msgf("--benchmark_out=%s", out);
+		v[n++] = "--benchmark_out_format=json";
+		/* The console table goes to stdout, the context to stderr: JSON has both on stdout. */
+		v[n++] = "--benchmark_format=json";
+		if (cases != NULL)
+			v[n++] = msgf("--benchmark_filter=%s", harness_cases_regex(cases));
+		break;
+	case HYPERFINE:
+		v[n++] = "--export-json";
+		v[n++] = (char *)out;
+		break;
+	default:
+		v[n++] = msgf("--benchmark-json=%s", out);
+		break;
+	}
+	v[n] = NULL;
+	return v;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct hset s = { 0 };
+	struct proc_opts opts = { 0 };
+	struct proc_result res = { 0 };
+	char outpath[4096] = "", why[512], *text, *err, *label = NULL, *cmd;
+	const char *file = NULL, *fail, *tmp;
+	size_t len, k;
+	int c, fd, rc, pass;
+	enum kind kind = GBENCH;
+
+	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
+	opterr = 0;
+	/* Options before the harness's name and after it; '+': the command's are its own. */
+	for (pass = 0; pass < 2; pass++) {
+		while ((c = getopt(argc, argv, "+:cf:v")) != -1) {
+			switch (c) {
+			case 'c':
+				s.cpu = 1;
+				break;
+			case 'f':
+				file = optarg;
+				break;
+			case 'v':
+				verbose = 1;
+				break;
+			default:
+				optionerror(c);
+				usage();
+			}
+		}
+		if (pass == 1)
+			break;
+		if (optind >= argc)
+			usage();
+		for (k = 0; k < sizeof harness / sizeof harness[0]; k++)
+			if (strcmp(argv[optind], harness[k].name) == 0)
+				break;
+		if (k == sizeof harness / sizeof harness[0]) {
+			warnmsg("unknown harness \"%s\" (gbench, gotest, hyperfine, pytest)", argv[optind]);
+			usage();
+		}
+		kind = (enum kind)k;
+		/* getopt goes on after the name, from its next word. */
+		argv += optind;
+		argc -= optind;
+		optind = 1;
+	}
+	if ((s.cases = getenv("BENCH_CASES")) != NULL && *s.cases == '\0')
+		s.cases = NULL;
+	if (file != NULL && optind < argc)
+		die("-f %s and a command: give one of them", file);
+	if (file == NULL && optind >= argc)
+		die("%s: no command to run and no -f file to read", harness[kind].name);
+
+	if (file != NULL) {
+		s.file = strcmp(file, "-") == 0 ? "<stdin>" : file;
+		text = read_all(strcmp(file, "-") == 0 ? "/dev/stdin" : file, &len);
+	} else {
+		cmd = cmdline(argv + optind);
+		if (kind != GOTEST) {
+			if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+				tmp = "/tmp";
+			snprintf(outpath, sizeof outpath, "%s/benchrec.XXXXXX", tmp);
+			if ((fd = mkstemp(outpath)) < 0)
+				die("%s:", outpath);
+			close(fd);
+		}
+		opts.argv = run_argv(kind, argv + optind, outpath, s.cases);
+		opts.capture_stdout = 1;
+		proc_forward_signals();
+		if ((fail = proc_run(&opts, &res)) != NULL) {
+			if (*outpath != '\0')
+				unlink(outpath);
+			die("%s", fail);
+		}
+		if (verbose || proc_failure(&opts, &res, why, sizeof why) != NULL)
+			fwrite(res.out, 1, res.outlen, stderr);
+		if (kind == GOTEST) {
+			text = res.out;
+			len = res.outlen;
+			res.out = NULL;
+		} else {
+			text = read_all(outpath, &len);
+			unlink(outpath);
+		}
+		label = msgf("%s output", argv[optind]);
+		s.file = label;
+		if ((fail = proc_failure(&opts, &res, why, sizeof why)) != NULL) {
+			if (!res.started)
+				die("%s", fail);
+			/* go test says which benchmark failed; the others only how. */
+			if (kind == GOTEST && (err = harness_gotest_failure(s.file, text, len)) != NULL)
+				die("%s (%s)", err, fail);
+			die("%s: %s", cmd, fail);
+		}
+		proc_result_free(&res);
+		free(cmd);
+	}
+	if ((err = harness[kind].parse(&s, text, len)) != NULL || (err = hset_write(&s, stdout)) != NULL)
+		die("%s", err);
+	rc = fshut(stdout, "stdout");
+	hset_free(&s);
+	free(text);
+	free(label);
+	return rc;
+}

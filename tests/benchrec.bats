@@ -1,0 +1,340 @@
+#!/usr/bin/env bats
+# benchrec: other harnesses' benchmarks as perfgate's metrics line. The
+# parser tests read the recorded outputs in tests/data/benchrec (one per
+# harness version); the rest run the real harnesses (Debian's
+# libbenchmark-dev, golang-go, hyperfine, python3-pytest-benchmark) on the
+# projects in tests/fixtures/{gbench,gotest,hyperfine,pytest}, and gate
+# each one's planted 2x slowdown through benchrec.
+
+load common
+
+D=$DATA/benchrec
+FIX=$TOP/tests/fixtures
+MK=$TOP/mk/gate.mk
+
+setup_file() {
+	# One Go build cache for the file: no network, no module download.
+	export GOCACHE=$BATS_FILE_TMPDIR/gocache GOPATH=$BATS_FILE_TMPDIR/gopath
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	export GOFLAGS=-mod=mod GOTOOLCHAIN=local GOPROXY=off
+	export GOCACHE=$BATS_FILE_TMPDIR/gocache GOPATH=$BATS_FILE_TMPDIR/gopath
+	export GIT_AUTHOR_NAME=perfgate GIT_AUTHOR_EMAIL=perfgate@example.org
+	export GIT_COMMITTER_NAME=perfgate GIT_COMMITTER_EMAIL=perfgate@example.org
+	export GIT_CONFIG_NOSYSTEM=1 HOME=$T
+	unset MAKEFLAGS MAKELEVEL GATEDIR BASE HEAD BUDGET RUNS BENCH_CASES
+}
+
+need() {
+	command -v "$1" >/dev/null || skip "$1 is not installed"
+}
+
+need_gbench() {
+	need c++
+	[ -e /usr/include/benchmark/benchmark.h ] || skip "libbenchmark-dev is not installed"
+}
+
+need_pytest() {
+	need pytest
+	pytest --help 2>/dev/null | grep -q -- --benchmark-json || skip "pytest-benchmark is not installed"
+}
+
+# The gbench fixture's benchmark, built in $T/gb.
+build_gbench() {
+	cp -R "$FIX/gbench" "$T/gb"
+	make -s -C "$T/gb" GATE_MK="$MK" bench/bench >/dev/null
+}
+
+# A repository holding fixture $1 as its first commit and its planted
+# slowdown ($2 replaced by $3) as its second.
+slowed_repo() {
+	cp -R "$FIX/$1" "$T/repo"
+	cd "$T/repo"
+	git init -q -b main
+	git add -A
+	git commit -q -m "$1: a sum and a max"
+	cp "$3" "$2"
+	git commit -q -am "$1: a slower sum"
+}
+
+@test "benchrec: Google Benchmark's JSON: the best repetition in ns, counters, rates as _per_s, no aggregates" {
+	run -0 --separate-stderr benchrec gbench -f "$D/gbench-1.7.1.json"
+	[ "$output" = "$(cat "$D/gbench-1.7.1.out")" ]
+	[ "$stderr" = "" ]
+	# The least of the three repetitions, as written; the largest rate.
+	[ "$(jq -r .BM_Sort_64_ns <<<"$output")" = "$(jq '[.benchmarks[] | select(.run_type == "iteration" and .name == "BM_Sort/64") | .real_time] | min' "$D/gbench-1.7.1.json")" ]
+	[ "$(jq -r .BM_Sort_64_items_per_s <<<"$output")" = "$(jq '[.benchmarks[] | select(.run_type == "iteration" and .name == "BM_Sort/64") | .items_per_second] | max' "$D/gbench-1.7.1.json")" ]
+	[[ "$output" == *'"BM_Sort_64_ns":2.6991888082739035e+02,'* ]]
+	# A benchmark in us, its point moved: 1.8145909183086746e+00 us.
+	[[ "$output" == *'"BM_Copy_real_time_threads_2_ns":1814.5909183086746}' ]]
+	[[ "$output" != *mean* && "$output" != *stddev* && "$output" != *_cv* ]]
+	run -0 benchrec -c gbench -f "$D/gbench-1.7.1.json"
+	[ "$output" = "$(cat "$D/gbench-1.7.1-cpu.out")" ]
+	run -0 benchrec gbench -c -f - < "$D/gbench-1.7.1.json"
+	[ "$output" = "$(cat "$D/gbench-1.7.1-cpu.out")" ]
+}
+
+@test "benchrec: go test's text: ns/op, B/op, allocs/op, ReportMetric units, the best of -count, the -cpu suffix kept" {
+	run -0 --separate-stderr benchrec gotest -f "$D/gotest-go1.19.txt"
+	[ "$output" = "$(cat "$D/gotest-go1.19.out")" ]
+	# -count 2: 4410 and 4921 ns/op at -cpu 1 (no suffix), 5123 and 5149 at -cpu 2.
+	[ "$(jq -c '[.BenchmarkSort_n_64_ns, .BenchmarkSort_n_64_2_ns, .BenchmarkSort_n_64_B_per_op, .BenchmarkSort_n_64_allocs_per_op]' <<<"$output")" = '[4410,5123,536,2]' ]
+	[[ "$output" == *'"BenchmarkSort_n_64_items_per_op":64.00,'* ]]
+}
+
+@test "benchrec: hyperfine's JSON: each command's fastest run, its user and system time, in ns" {
+	run -0 --separate-stderr benchrec hyperfine -f "$D/hyperfine-1.15.0.json"
+	[ "$output" = "$(cat "$D/hyperfine-1.15.0.out")" ]
+	# -n 'sleep short' names the first; the second is named by its command, true.
+	[[ "$output" == '{"sleep_short_ns":11704735,'*',"true_ns":1311924.0000000001,'* ]]
+}
+
+@test "benchrec: pytest-benchmark's JSON: each test's fastest round in ns" {
+	run -0 --separate-stderr benchrec pytest -f "$D/pytest-benchmark-3.2.2.json"
+	[ "$output" = "$(cat "$D/pytest-benchmark-3.2.2.out")" ]
+	[ "$output" = '{"test_sort_100_ns":948.999968386488,"test_sort_1000_ns":8752.999974603881}' ]
+}
+
+@test "benchrec: a benchmark's error, only aggregates, a failed go test: exit 2 naming file, line and benchmark" {
+	run -2 --separate-stderr benchrec gbench -f "$D/gbench-1.7.1-error.json"
+	[ "$stderr" = "benchrec: $D/gbench-1.7.1-error.json:39: benchmark \"BM_Err\" reported an error: input file \"x.dat\" is missing" ]
+	[ "$output" = "" ]
+	run -2 --separate-stderr benchrec gbench -f "$D/gbench-1.7.1-aggregates.json"
+	[ "$stderr" = "benchrec: $D/gbench-1.7.1-aggregates.json:38: no benchmark runs (only aggregates: --benchmark_report_aggregates_only?)" ]
+	run -2 --separate-stderr benchrec gotest -f "$D/gotest-go1.19-fail.txt"
+	[ "$stderr" = "benchrec: $D/gotest-go1.19-fail.txt:1: --- FAIL: BenchmarkBad: f_test.go:6: broken on purpose" ]
+	run -2 --separate-stderr benchrec gotest -f /dev/null
+	[ "$stderr" = "benchrec: /dev/null:1: no benchmark results (does -bench select any?)" ]
+}
+
+@test "benchrec: truncated JSON, not JSON, empty, another harness's document: exit 2 naming file and line" {
+	head -c 1000 "$D/gbench-1.7.1.json" > "$T/cut.json"
+	run -2 --separate-stderr benchrec gbench -f "$T/cut.json"
+	[ "$stderr" = "benchrec: $T/cut.json:$(wc -l < "$T/cut.json" | awk '{ print $1 + 1 }'): cut short (unexpected end of file)" ]
+	printf '{\n  "results": [\n    {"command": "x", "min": 1,}\n  ]\n}\n' > "$T/comma.json"
+	run -2 --separate-stderr benchrec hyperfine -f "$T/comma.json"
+	[ "$stderr" = "benchrec: $T/comma.json:3: expected a key in quotes" ]
+	: > "$T/empty.json"
+	run -2 --separate-stderr benchrec pytest -f "$T/empty.json"
+	[ "$stderr" = "benchrec: $T/empty.json:1: empty, no benchmark results" ]
+	run -2 --separate-stderr benchrec gbench -f "$D/pytest-benchmark-3.2.2.json"
+	[ "$stderr" = "benchrec: $D/pytest-benchmark-3.2.2.json:1: a pytest-benchmark document, not Google Benchmark's" ]
+	run -2 --separate-stderr benchrec hyperfine -f "$D/gbench-1.7.1.json"
+	[ "$stderr" = "benchrec: $D/gbench-1.7.1.json:1: a Google Benchmark document, not hyperfine's" ]
+	run -2 --separate-stderr benchrec pytest -f "$D/hyperfine-1.15.0.json"
+	[ "$stderr" = "benchrec: $D/hyperfine-1.15.0.json:1: a hyperfine document, not pytest-benchmark's" ]
+	printf '{"a": 1}\n' > "$T/other.json"
+	run -2 --separate-stderr benchrec gbench -f "$T/other.json"
+	[ "$stderr" = "benchrec: $T/other.json:1: not Google Benchmark's document (no \"context\" and \"benchmarks\")" ]
+	run -2 --separate-stderr benchrec gbench -f "$T/none.json"
+	[ "$stderr" = "benchrec: $T/none.json: No such file or directory" ]
+	printf '{"results": []}\n' > "$T/noruns.json"
+	run -2 --separate-stderr benchrec hyperfine -f "$T/noruns.json"
+	[ "$stderr" = "benchrec: $T/noruns.json:1: no results" ]
+}
+
+@test "benchrec: names are data: any bytes make a key by the rule; two names of one key are refused, naming both" {
+	printf '%s\n' '{"context": {}, "benchmarks": [' \
+	    '{"name": "-x \"q\" ;$y/1", "run_type": "iteration", "real_time": 5, "time_unit": "ms"},' \
+	    '{"name": "BM_Sort/1024", "run_type": "iteration", "real_time": 7, "time_unit": "ns"},' \
+	    '{"name": "BM_Sort_1024", "run_type": "iteration", "real_time": 8, "time_unit": "ns"}]}' > "$T/names.json"
+	run -2 --separate-stderr benchrec gbench -f "$T/names.json"
+	[ "$stderr" = "benchrec: $T/names.json:4: \"BM_Sort/1024\" and \"BM_Sort_1024\" make the same key BM_Sort_1024_ns" ]
+	sed -i '4d; 3s/},$/}]}/' "$T/names.json"
+	run -0 --separate-stderr benchrec gbench -f "$T/names.json"
+	[ "$output" = '{"x_q_y_1_ns":5000000,"BM_Sort_1024_ns":7}' ]
+	# A name with nothing to make a key of, and a file named like an option.
+	printf '{"context": {}, "benchmarks": [{"name": "//", "run_type": "iteration", "real_time": 5}]}' > "$T/-f x;\$y.json"
+	run -2 --separate-stderr benchrec gbench -f "$T/-f x;\$y.json"
+	[ "$stderr" = "benchrec: $T/-f x;\$y.json:1: \"//\": the name has no letter or digit to make a key of" ]
+	# A newline in a name, or in a message, stays on the message's one line.
+	printf '{"context": {}, "benchmarks": [{"name": "a\\nb", "error_occurred": true, "error_message": "x\\ty\\u0001"}]}' > "$T/nl.json"
+	run -2 --separate-stderr benchrec gbench -f "$T/nl.json"
+	[ "$stderr" = "benchrec: $T/nl.json:1: benchmark \"a\\nb\" reported an error: x\\ty\\x01" ]
+	# go test: one name in two packages.
+	printf 'pkg: a\nBenchmarkX-2 10 5 ns/op\npkg: b\nBenchmarkX-2 10 6 ns/op\n' > "$T/two.txt"
+	run -2 --separate-stderr benchrec gotest -f "$T/two.txt"
+	[ "$stderr" = "benchrec: $T/two.txt:4: a: \"BenchmarkX-2\" ns/op and b: \"BenchmarkX-2\" ns/op make the same key BenchmarkX_2_ns" ]
+	printf 'BenchmarkX-2 10 NaN ns/op\n' > "$T/nan.txt"
+	run -2 --separate-stderr benchrec gotest -f "$T/nan.txt"
+	[ "$stderr" = "benchrec: $T/nan.txt:1: \"BenchmarkX-2\" ns/op: not a finite number" ]
+}
+
+@test "benchrec: BENCH_CASES selects metrics by key or stem; a case that selects none is exit 2" {
+	BENCH_CASES=BM_Sort_64_ns,BM_Sort_1024 run -0 --separate-stderr benchrec gbench -f "$D/gbench-1.7.1.json"
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BM_Sort_64_ns","BM_Sort_1024_ns","BM_Sort_1024_bytes_per_s","BM_Sort_1024_items_per_s","BM_Sort_1024_swaps"]' ]
+	BENCH_CASES=BM_Sort_64_ns,BM_Nope run -2 --separate-stderr benchrec gbench -f "$D/gbench-1.7.1.json"
+	[ "$stderr" = "benchrec: $D/gbench-1.7.1.json: BENCH_CASES=BM_Sort_64_ns,BM_Nope: no case 'BM_Nope'" ]
+	[ "$output" = "" ]
+	# A benchmark not selected is skipped whole, its error too.
+	printf '%s\n' '{"context": {}, "benchmarks": [' \
+	    '{"name": "BM_Bad", "run_type": "iteration", "error_occurred": true, "real_time": 0},' \
+	    '{"name": "BM_Good", "run_type": "iteration", "real_time": 3}]}' > "$T/skip.json"
+	BENCH_CASES=BM_Good_ns run -0 benchrec gbench -f "$T/skip.json"
+	[ "$output" = '{"BM_Good_ns":3}' ]
+}
+
+@test "benchrec: a harness that is not installed, a command that fails: exit 2 naming the command and its status" {
+	TMPDIR=$T run -2 --separate-stderr benchrec gbench -- "$T/no such bench" --x
+	[ "$stderr" = "benchrec: cannot run $T/no such bench: No such file or directory" ]
+	TMPDIR=$T run -2 --separate-stderr benchrec hyperfine -- false -x
+	[ "$stderr" = "benchrec: false -x: exited with status 1" ]
+	[ "$output" = "" ]
+	[ -z "$(find "$T" -name 'benchrec.*')" ]
+	# The harness's document is written under TMPDIR and removed.
+	TMPDIR=$T run -2 --separate-stderr benchrec pytest -- sh -c 'echo partial > "${1#*=}"; echo out; exit 3' sh
+	[ "$stderr" = "$(printf 'out\nbenchrec: sh -c echo partial > "${1#*=}"; echo out; exit 3 sh: exited with status 3')" ]
+	[ -z "$(find "$T" -name 'benchrec.*')" ]
+}
+
+@test "benchrec: usage: a bad option, no harness, an unknown one, a file and a command, neither" {
+	bad_options benchrec f
+	check_synopsis benchrec
+	run -2 --separate-stderr benchrec
+	[[ "$stderr" == "usage: benchrec "* ]]
+	run -2 --separate-stderr benchrec criterion -f x
+	[ "${stderr_lines[0]}" = 'benchrec: unknown harness "criterion" (gbench, gotest, hyperfine, pytest)' ]
+	run -2 --separate-stderr benchrec gbench -f x -- ./bench
+	[ "$stderr" = "benchrec: -f x and a command: give one of them" ]
+	run -2 --separate-stderr benchrec gbench
+	[ "$stderr" = "benchrec: gbench: no command to run and no -f file to read" ]
+	run -0 benchrec -V
+	[[ "$output" == "benchrec "* ]]
+}
+
+@test "benchrec: a real Google Benchmark binary, run and converted; BENCH_CASES reaches --benchmark_filter" {
+	need_gbench
+	build_gbench
+	run -0 --separate-stderr benchrec gbench -- "$T/gb/bench/bench" --benchmark_min_time=0.01 --benchmark_repetitions=2
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BM_Sum_4096_ns","BM_Sum_4096_items_per_s","BM_Max_4096_ns"]' ]
+	# Neither the console table nor the context reaches the terminal.
+	[ "$stderr" = "" ]
+	BENCH_CASES=BM_Max_4096_ns run -0 --separate-stderr benchrec -v gbench -- "$T/gb/bench/bench" --benchmark_min_time=0.01
+	[ "$output" = "$(printf '%s\n' "$output" | grep '^{"BM_Max_4096_ns":[0-9.e+-]*}$')" ]
+	# The filter ran BM_Max alone: its JSON, shown with -v, has no BM_Sum.
+	[[ "$stderr" == *'"name": "BM_Max/4096"'* ]]
+	[[ "$stderr" != *BM_Sum* ]]
+}
+
+@test "benchrec: a real go test -bench, run and converted; BENCH_CASES replaces -bench" {
+	need go
+	cp -R "$FIX/gotest" "$T/go"
+	cd "$T/go"
+	run -0 --separate-stderr benchrec gotest -- go test -run '^$' -bench . -benchtime 10ms -count 2 -cpu 1 .
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns"]' ]
+	BENCH_CASES=BenchmarkMax_ns run -0 --separate-stderr benchrec -v gotest -- go test -run '^$' -bench . -benchtime 10ms -cpu 1 .
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkMax_ns"]' ]
+	[[ "$stderr" != *BenchmarkSum* ]]
+	# A failing test binary: go test's status and its FAIL line.
+	printf 'package work\n\nimport "testing"\n\nfunc BenchmarkBad(b *testing.B) { b.Fatal("no input") }\n' > bad_test.go
+	run -2 --separate-stderr benchrec gotest -- go test -run '^$' -bench Bad -cpu 1 .
+	[ "${stderr_lines[-1]}" = "benchrec: go output:1: --- FAIL: BenchmarkBad: bad_test.go:5: no input (exited with status 1)" ]
+}
+
+@test "benchrec: a real hyperfine run, converted, named by -n and by the command line" {
+	need hyperfine
+	run -0 --separate-stderr benchrec hyperfine -- hyperfine -N --runs 2 -n 'the "true" one' true 'sleep 0.001'
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["the_true_one_ns","the_true_one_user_ns","the_true_one_sys_ns","sleep_0_001_ns","sleep_0_001_user_ns","sleep_0_001_sys_ns"]' ]
+	[ "$(jq '.sleep_0_001_ns > 1000000' <<<"$output")" = true ]
+}
+
+@test "benchrec: a real pytest-benchmark run, converted" {
+	need_pytest
+	cp -R "$FIX/pytest" "$T/py"
+	cd "$T/py"
+	PYTHONDONTWRITEBYTECODE=1 run -0 --separate-stderr benchrec pytest -- pytest -q -p no:cacheprovider --benchmark-max-time=0.001 --benchmark-min-rounds=3 test_work.py
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["test_total_ns","test_largest_ns"]' ]
+	run -2 --separate-stderr benchrec pytest -- pytest -q -p no:cacheprovider -k nothing_matches test_work.py
+	[[ "${stderr_lines[-1]}" == "benchrec: pytest -q -p no:cacheprovider -k nothing_matches test_work.py: exited with status 5" ]]
+}
+
+@test "benchrec: gate: Google Benchmark, the same benchmark against itself passes" {
+	need_gbench
+	cp -R "$FIX/gbench" "$T/repo"
+	cd "$T/repo"
+	git init -q -b main && git add -A && git commit -q -m gbench
+	run -0 --separate-stderr perfgate GATE_MK="$MK"
+	[ "$(last | jq -r .verdict)" = ok ]
+	[ "$(last | jq -r .metrics)" = 3 ]
+}
+
+@test "benchrec: gate: Google Benchmark, a 2x slower sum regressed, the max unchanged ok" {
+	need_gbench
+	slowed_repo gbench src/work.c "$FIX/gbench/slow/work.c"
+	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	[ "$(last | jq -c .regressed)" = '["BM_Sum_4096_ns","BM_Sum_4096_items_per_s"]' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BM_Max_4096_ns") | .verdict')" = ok ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BM_Sum_4096_items_per_s") | .better')" = higher ]
+}
+
+@test "benchrec: gate: go test, a 2x slower sum regressed, the max unchanged ok" {
+	need go
+	slowed_repo gotest work.go "$FIX/gotest/slow/work.go"
+	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	[ "$(last | jq -c .regressed)" = '["BenchmarkSum_n_4096_ns"]' ]
+	[ "$(last | jq -c .unbudgeted)" = '["BenchmarkSum_n_4096_items_per_s"]' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BenchmarkMax_ns") | .verdict')" = ok ]
+}
+
+@test "benchrec: gate: hyperfine, a 2x slower sum regressed, the max unchanged ok" {
+	need hyperfine
+	slowed_repo hyperfine work.c "$FIX/hyperfine/slow/work.c"
+	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	[ "$(last | jq -c .regressed)" = '["sum_ns"]' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "max_ns") | .verdict')" = ok ]
+}
+
+@test "benchrec: gate: pytest-benchmark, a 2x slower total regressed, the largest unchanged ok" {
+	need_pytest
+	slowed_repo pytest work.py "$FIX/pytest/slow/work.py"
+	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	[ "$(last | jq -c .regressed)" = '["test_total_ns"]' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "test_largest_ns") | .verdict')" = ok ]
+	[ -z "$(git status --porcelain)" ]
+}
+
+examples=(
+	"benchrec gbench -- ./bench_sort --benchmark_repetitions=5"
+	"benchrec gotest -- go test -run '^\$' -bench . -count 5 ./..."
+	"benchrec hyperfine -- hyperfine -N -r 5 -n sum './work sum' -n max './work max'"
+	"benchrec -c gbench -f out.json"
+)
+
+@test "benchrec: man page EXAMPLES are the ones tested here" {
+	check_examples benchrec "${examples[@]}"
+}
+
+@test "benchrec: man example: benchrec gbench -- ./bench_sort --benchmark_repetitions=5" {
+	need_gbench
+	build_gbench
+	cd "$T"
+	cp gb/bench/bench bench_sort
+	run -0 --separate-stderr bash -c "${examples[0]} --benchmark_min_time=0.01"
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BM_Sum_4096_ns","BM_Sum_4096_items_per_s","BM_Max_4096_ns"]' ]
+}
+
+@test "benchrec: man example: benchrec gotest -- go test -run '^\$' -bench . -count 5 ./..." {
+	need go
+	cp -R "$FIX/gotest" "$T/go"
+	cd "$T/go"
+	run -0 --separate-stderr bash -c "${examples[1]} -benchtime 5ms -cpu 1"
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns"]' ]
+}
+
+@test "benchrec: man example: benchrec hyperfine -- hyperfine -N -r 5 -n sum './work sum' -n max './work max'" {
+	need hyperfine
+	cp -R "$FIX/hyperfine" "$T/hf"
+	cd "$T/hf"
+	make -s GATE_MK="$MK" work
+	run -0 --separate-stderr bash -c "${examples[2]}"
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["sum_ns","sum_user_ns","sum_sys_ns","max_ns","max_user_ns","max_sys_ns"]' ]
+}
+
+@test "benchrec: man example: benchrec -c gbench -f out.json" {
+	cd "$T"
+	cp "$D/gbench-1.7.1.json" out.json
+	run -0 bash -c "${examples[3]}"
+	[ "$output" = "$(cat "$D/gbench-1.7.1-cpu.out")" ]
+}
