@@ -291,12 +291,19 @@ cmd_side() {
 	export GATE_SIDE GATE_CC GATE_CFLAGS GATE_INCLUDES SOURCE_DATE_EPOCH
 	# timeout(1) runs the build in its own process group and kills the whole
 	# group when the time is up.
+	began=$(date +%s)
 	timeout -k 5 "$timeout" sh -c "$build" > "$out/build.log" 2>&1
 	status=$?
 	if [ $status -ne 0 ]; then
 		tail -n 20 "$out/build.log" >&2
-		if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+		# timeout says 124 when the time was up and TERM ended the build,
+		# 137 when KILL had to; 137 is also a build killed by anyone else
+		# (the OOM killer), so the clock tells which.
+		if [ $status -eq 124 ] || { [ $status -eq 137 ] && [ $(($(date +%s) - began)) -ge "$timeout" ]; }; then
 			fail "$dir" "$side" build "the build timed out after $timeout s; log in $out/build.log"
+		fi
+		if [ $status -gt 128 ]; then
+			fail "$dir" "$side" build "the build was killed by signal $((status - 128)); log in $out/build.log"
 		fi
 		fail "$dir" "$side" build "the build failed (status $status); log in $out/build.log"
 	fi

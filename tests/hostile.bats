@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# hostile: the gate as a hostile or unlucky user meets it (issue 20): a
+# gate killed at any point, a full disk, two gates at once, names that a
+# shell or make would read as code, benchmarks that leave processes
+# behind. Each test failed on the code before its fix. Kills are simulated
+# by an mv in PATH that kills the shell that ran it after its Nth rename;
+# full disks by a small tmpfs (root); concurrency by two real gates.
+load common
+
+setup() {
+	unset MAKEFLAGS MFLAGS MAKELEVEL GATEDIR BASE HEAD BUDGET RUNS LD_LIBRARY_PATH LD_PRELOAD
+	T=$BATS_TEST_TMPDIR
+	G=$T/gate
+	export GATE_OBJECTS=$T/objects
+	cd "$TOP"
+}
+
+# store FUNCTION ARG...: one of store.sh's functions, run as gate.sh runs it.
+store() {
+	sh -c '. "$0"; "$@"' "$TOP/mk/store.sh" "$@"
+}
+
+# killer: $T/wrap/mv renames, then kills the shell that ran it with
+# SIGKILL at its KILL_AT-th call (counted in $T/mv.n), as a CI cancel or
+# the OOM killer would, between any two steps.
+killer() {
+	mkdir -p "$T/wrap"
+	cat > "$T/wrap/mv" <<'SH'
+#!/bin/sh
+/bin/mv "$@"
+s=$?
+n=$(($(cat "$KILL_COUNT" 2>/dev/null || echo 0) + 1))
+echo "$n" > "$KILL_COUNT"
+[ "$n" = "${KILL_AT:-0}" ] && kill -9 "$PPID"
+exit "$s"
+SH
+	chmod +x "$T/wrap/mv"
+	export KILL_COUNT=$T/mv.n
+}
+
+# killed_at N COMMAND...: COMMAND with the killer in PATH, killed after
+# its Nth rename (or not, when it makes fewer).
+killed_at() {
+	rm -f "$KILL_COUNT"
+	KILL_AT=$1 PATH="$T/wrap:$PATH" "${@:2}" || true
+}
+
+@test "hostile: kills: an object store killed after any rename never serves an object under another's key" {
+	cd "$T"
+	killer
+	mkdir A R1 R2
+	printf '#include "h.h"\nint v(void) { return V; }\n' > A/x.c
+	cp A/x.c R1/ && cp A/x.c R2/
+	echo '#define V 1' > R1/h.h
+	echo '#define V 2' > R2/h.h
+	GATE_OBJECTS=$T/ref store compile R1/x.o cc -O2 '' R1/x.c
+	GATE_OBJECTS=$T/ref store compile R2/x.o cc -O2 '' R2/x.c
+	run -1 cmp -s R1/x.o R2/x.o
+	# Each kill in a store of its own that holds the first header's
+	# object; the second header's is being stored when the kill comes.
+	for k in 1 2 3 4 5 6 7 8; do
+		export GATE_OBJECTS=$T/objects$k
+		mkdir "A$k" && cp R1/x.c R1/h.h "A$k/"
+		run -0 store compile "A$k/x.o" cc -O2 '' "A$k/x.c"
+		cp R2/h.h "A$k/h.h"
+		killed_at "$k" store compile "A$k/x.o" cc -O2 '' "A$k/x.c"
+		# Back to the first header: the first object, here and in a new
+		# directory that only the store can serve.
+		cp R1/h.h "A$k/h.h"
+		mkdir "B$k" && cp R1/x.c R1/h.h "B$k/"
+		run -0 store compile "B$k/x.o" cc -O2 '' "B$k/x.c"
+		cmp "B$k/x.o" R1/x.o
+		run -0 store compile "A$k/x.o" cc -O2 '' "A$k/x.c"
+		cmp "A$k/x.o" R1/x.o
+		mkdir "C$k" && cp R2/x.c R2/h.h "C$k/"
+		run -0 store compile "C$k/x.o" cc -O2 '' "C$k/x.c"
+		cmp "C$k/x.o" R2/x.o
+	done
+}
+
+@test "hostile: kills: a program store killed after any rename never serves another program" {
+	cd "$T"
+	killer
+	mkdir lib s
+	printf 'int lv(void);\n#include <stdio.h>\nint main(void) { printf("%%d\\n", lv()); return 0; }\n' > drv.c
+	cc -c -o drv.o drv.c
+	echo 'int side_unused;' > s/k.c
+	lib() {
+		echo "int lv(void) { return $1; }" > lv.c
+		cc -c -o lv.o lv.c && rm -f lib/liblv.a && ar rcs lib/liblv.a lv.o
+	}
+	for k in 1 2 3 4 5 6 7 8; do
+		export GATE_OBJECTS=$T/objects$k
+		lib 1
+		mkdir "s$k" "t$k" && cp s/k.c "s$k/" && cp s/k.c "t$k/"
+		run -0 store cmd_program "s$k/bench" cc -O2 '' "s$k/k.c" drv.o "-L$T/lib -llv"
+		[ "$("s$k/bench")" = 1 ]
+		lib 2
+		killed_at "$k" store cmd_program "s$k/bench" cc -O2 '' "s$k/k.c" drv.o "-L$T/lib -llv"
+		lib 1
+		run -0 store cmd_program "t$k/bench" cc -O2 '' "t$k/k.c" drv.o "-L$T/lib -llv"
+		[ "$("t$k/bench")" = 1 ]
+		run -0 store cmd_program "s$k/bench" cc -O2 '' "s$k/k.c" drv.o "-L$T/lib -llv"
+		[ "$("s$k/bench")" = 1 ]
+	done
+}
+
+# A benchmark that prints the line its side's file defines, a budget of
+# 0.25 on x_ns; side NAME LINE writes a side's file.
+fixed_bench() {
+	cat > "$T/fixed.c" <<'C'
+#include <stdio.h>
+extern const char line[];
+int main(void) { puts(line); return 0; }
+C
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+}
+side() {
+	printf 'const char line[] = "%s";\n' "$(printf '%s' "$2" | sed 's/"/\\"/g')" > "$T/$1.c"
+}
+fixed_args() {
+	echo GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$T/head.c"
+}
+
+@test "hostile: kills: a build killed by a signal is said so, not timed out" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	echo 'kill -9 $$' > "$T/die.sh"
+	run -2 --separate-stderr perfgate $(fixed_args) GATEDIR="$G" GATE_BUILD="sh $T/die.sh"
+	[ "$(last | jq -r .error)" = "base: build: $T/base.c (sha256:$(sha256sum < "$T/base.c" | cut -c1-64)): the build was killed by signal 9; log in $G/base/build.log" ] ||
+	    [ "$(last | jq -r .error)" = "head: build: $T/head.c (sha256:$(sha256sum < "$T/head.c" | cut -c1-64)): the build was killed by signal 9; log in $G/head/build.log" ]
+}
