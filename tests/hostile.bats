@@ -131,3 +131,113 @@ fixed_args() {
 	[ "$(last | jq -r .error)" = "base: build: $T/base.c (sha256:$(sha256sum < "$T/base.c" | cut -c1-64)): the build was killed by signal 9; log in $G/base/build.log" ] ||
 	    [ "$(last | jq -r .error)" = "head: build: $T/head.c (sha256:$(sha256sum < "$T/head.c" | cut -c1-64)): the build was killed by signal 9; log in $G/head/build.log" ]
 }
+
+# slow_bench: fixed_bench's benchmark, half a second a run.
+slow_bench() {
+	fixed_bench
+	cat > "$T/fixed.c" <<'C'
+#include <stdio.h>
+#include <unistd.h>
+extern const char line[];
+int main(void) { usleep(500000); puts(line); return 0; }
+C
+}
+
+# wait_for FILE: until FILE exists (at most 20 s).
+wait_for() {
+	local i
+	for i in $(seq 200); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+@test "hostile: concurrency: a second gate in a GATEDIR in use refuses with one line, the first answers right" {
+	slow_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	side slow '{"x_ns":30.0}'
+	perfgate $(fixed_args) HEAD="$T/base.c" GATEDIR="$G" > "$T/out1" 2> "$T/err1" &
+	pid=$!
+	wait_for "$G/lock"
+	run -2 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"GATEDIR $G is in use by pid "[0-9]* ]]
+	[ "$(last | jq -r .step)" = lock ]
+	wait "$pid"
+	[ "$(tail -n 1 "$T/out1" | jq -r .verdict)" = ok ]
+	[ "$(tail -n 1 "$T/out1" | jq -r .head.source)" = "sha256:$(sha256sum < "$T/base.c" | cut -c1-64)" ]
+	# Then the second, alone: its own answer.
+	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = regressed ]
+}
+
+@test "hostile: kills: a gate killed with its process group leaves a lock that the next gate takes over, and answers right" {
+	slow_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":30.0}'
+	setsid perfgate $(fixed_args) GATEDIR="$G" > /dev/null 2>&1 &
+	pid=$!
+	wait_for "$G/runs.id"
+	sleep 1
+	kill -9 -- "-$pid"
+	wait "$pid" || true
+	run --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	[ "$status" = 1 ] || { echo "$stderr" >&3; echo "$output" >&3; }
+	[ "$(last | jq -r .verdict)" = regressed ]
+}
+
+@test "hostile: cache: rounds copied from another GATEDIR are measured again, not reused" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	side slow '{"x_ns":24.0}'
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$T/aa"
+	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	cp "$T/aa/runs.jsonl" "$G/runs.jsonl"
+	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = regressed ]
+	[[ "$stderr" == *"the rounds in $G/runs.jsonl are not whole or not of this head: measured again"* ]]
+	# Cut short mid-record: measured again too.
+	head -c 100 "$T/aa/runs.jsonl" > "$G/runs.jsonl"
+	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = regressed ]
+}
+
+@test "hostile: cache: the exit status is the verdict record's, not a bare status file's" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":24.0}'
+	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	echo 0 > "$G/verdict.status"
+	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = regressed ]
+}
+
+@test "hostile: disk: a disk full while the rounds are written leaves nothing that a later gate trusts" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	mkdir "$T/small"
+	mount -t tmpfs -o size=1m tmpfs "$T/small"
+	# The third run fills the disk: the rounds written so far fit in the
+	# page they have; appending them to runs.jsonl.tmp does not.
+	cat > "$T/fill.sh" <<'SH'
+n=$(($(cat "$FILL_COUNT" 2>/dev/null || echo 0) + 1))
+echo "$n" > "$FILL_COUNT"
+[ "$n" = 3 ] && cat /dev/zero > "$FILL_DIR/filler" 2>/dev/null
+exec "$@"
+SH
+	export FILL_COUNT=$T/fill.n FILL_DIR=$T/small
+	run --separate-stderr perfgate $(fixed_args) GATEDIR="$T/small/g" GATE_NOISE=off \
+	    GATE_BENCH="sh $T/fill.sh \$(GATE_SIDE)/bench"
+	st=$status
+	rm -f "$T/small/filler"
+	[ "$st" -eq 2 ]
+	run --separate-stderr perfgate $(fixed_args) GATEDIR="$T/small/g" GATE_NOISE=off \
+	    GATE_BENCH="sh $T/fill.sh \$(GATE_SIDE)/bench"
+	umount "$T/small"
+	[ "$status" -eq 0 ]
+	[ "$(last | jq -r .verdict)" = ok ]
+}
