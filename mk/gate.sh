@@ -117,20 +117,28 @@ commit_of() {
 # A digest of the uncommitted changes of the work tree holding directory $1
 # (staged, unstaged and untracked files, not ignored ones, not the gate's
 # own directory $2, absolute); empty when it is clean. Status 1 when git
-# cannot tell.
+# cannot tell. The work tree as it is is written as a tree object through
+# a copy of the index (git add -A): content, modes and symlinks (dangling
+# or to a directory) as git stores them, the real index untouched; the
+# digest is that tree's, dirty when it is not HEAD's.
 dirty_digest() {
 	(
+	gd=$2
 	cd "$1" || exit 1
 	top=$(git rev-parse --show-toplevel) || exit 1
 	set -- ':/'
-	case $2/ in
-	"$top"/*) set -- "$@" ":(top,exclude)${2#"$top"/}" ;;
+	# An ignored GATEDIR is left out already (and git add refuses to be
+	# told of it).
+	case $gd/ in
+	"$top"/*) git check-ignore -q -- "$gd" || set -- "$@" ":(top,exclude)${gd#"$top"/}" ;;
 	esac
-	list=$(mktemp) || exit 1
-	trap 'rm -f "$list"' EXIT
-	git ls-files -z --others --exclude-standard -- "$@" > "$list" || exit 1
-	changes=$(git diff HEAD --binary -- "$@" && xargs -0 -r sha256sum -- < "$list") || exit 1
-	[ -z "$changes" ] || printf '%s' "$changes" | sha256sum | cut -c1-16
+	real=$(git rev-parse --git-path index) || exit 1
+	idx=$(mktemp) || exit 1
+	trap 'rm -f "$idx" "$idx.lock"' EXIT
+	if [ -f "$real" ]; then cp "$real" "$idx" || exit 1; else rm -f "$idx"; fi
+	GIT_INDEX_FILE=$idx git add -A -- "$@" > /dev/null 2>&1 || exit 1
+	tree=$(GIT_INDEX_FILE=$idx git write-tree) || exit 1
+	[ "$tree" = "$(git rev-parse --verify --quiet 'HEAD^{tree}')" ] || printf '%s' "$tree" | cut -c1-16
 	)
 }
 

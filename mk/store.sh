@@ -302,6 +302,24 @@ libs_of() {
 	return 0
 }
 
+# ld_value WORD: an assignment's value as the shell would give it, for the
+# common forms: quotes taken off, $GATE_SIDE (or ${GATE_SIDE}) and $PWD
+# replaced. Nothing of it is run.
+ld_value() {
+	ldv=$1 ldv_out=
+	while [ -n "$ldv" ]; do
+		case $ldv in
+		'${GATE_SIDE}'*) ldv_out=$ldv_out${GATE_SIDE-}; ldv=${ldv#'${GATE_SIDE}'} ;;
+		'$GATE_SIDE'*) ldv_out=$ldv_out${GATE_SIDE-}; ldv=${ldv#'$GATE_SIDE'} ;;
+		'${PWD}'*) ldv_out=$ldv_out$PWD; ldv=${ldv#'${PWD}'} ;;
+		'$PWD'*) ldv_out=$ldv_out$PWD; ldv=${ldv#'$PWD'} ;;
+		[\"\']*) ldv=${ldv#?} ;;
+		*) ldv_out=$ldv_out${ldv%"${ldv#?}"}; ldv=${ldv#?} ;;
+		esac
+	done
+	printf '%s' "$ldv_out"
+}
+
 # runs_of BENCH: what the bench command runs, one "run SHA256 PATH" line for
 # each word of it that names a file (the executable, looked up in PATH as
 # the shell would, and any file it names: an input, a script), then one
@@ -311,12 +329,19 @@ libs_of() {
 runs_of() {
 	files=
 	first=1
+	ld_path=- ld_pre=-
 	set -f
 	# shellcheck disable=SC2086
 	set -- $1
 	set +f
 	for w; do
 		p=
+		# The loader's variables, set for the command (env VAR=... CMD),
+		# decide which libraries it loads: the list is made with them.
+		case $w in
+		LD_LIBRARY_PATH=*) ld_path=$(ld_value "${w#*=}"); continue ;;
+		LD_PRELOAD=*) ld_pre=$(ld_value "${w#*=}"); continue ;;
+		esac
 		if [ -f "$w" ]; then
 			p=$w
 		elif [ $first = 1 ]; then
@@ -356,9 +381,12 @@ runs_of() {
 		esac
 		shift
 	done
-	list=$(printf '%s' "$libs" | while IFS= read -r l; do
-		libs_of "${l% *}" "${l##* }" "${loader:-none}"
-	done | sort -u)
+	list=$(printf '%s' "$libs" | {
+		[ "$ld_path" = - ] || { LD_LIBRARY_PATH=$ld_path; export LD_LIBRARY_PATH; }
+		[ "$ld_pre" = - ] || { LD_PRELOAD=$ld_pre; export LD_PRELOAD; }
+		while IFS= read -r l; do
+			libs_of "${l% *}" "${l##* }" "${loader:-none}"
+		done; } | sort -u)
 	# One word a line, neither split on blanks nor globbed.
 	saved=$IFS
 	IFS=$nl

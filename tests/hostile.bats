@@ -198,7 +198,7 @@ wait_for() {
 	cp "$T/aa/runs.jsonl" "$G/runs.jsonl"
 	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
 	[ "$(last | jq -r .verdict)" = regressed ]
-	[[ "$stderr" == *"the rounds in $G/runs.jsonl are not whole or not of this head: measured again"* ]]
+	[[ "$stderr" == *"the rounds in $G/runs.jsonl are not whole or not of this "*": measured again"* ]]
 	# Cut short mid-record: measured again too.
 	head -c 100 "$T/aa/runs.jsonl" > "$G/runs.jsonl"
 	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
@@ -240,4 +240,74 @@ SH
 	umount "$T/small"
 	[ "$status" -eq 0 ]
 	[ "$(last | jq -r .verdict)" = ok ]
+}
+
+@test "hostile: cache: a library found through LD_LIBRARY_PATH set in GATE_BENCH is in the key" {
+	mkdir "$T/lib" "$T/other"
+	printf 'const char *val(void);\n#include <stdio.h>\nint main(void) { puts(val()); return 0; }\n' > "$T/lib.c"
+	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 8.0 > "$T/v.c"
+	cc -shared -fPIC -o "$T/other/libv.so" "$T/v.c"
+	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	echo 'int side_unused;' > "$T/base.c"
+	echo 'int side_unused;' > "$T/head.c"
+	# Linked against one directory, run with another.
+	set -- perfgate GATE_BENCH_SRC="$T/lib.c" GATE_LDLIBS="-L$T/other -lv" \
+	    GATE_BENCH="env LD_LIBRARY_PATH=$T/lib \$(GATE_SIDE)/bench" \
+	    BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	run -0 --separate-stderr "$@"
+	grep -q "^lib [0-9a-f]* $T/lib/libv.so$" "$G/head.key"
+	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 7.0 > "$T/v.c"
+	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .base')" = 7 ]
+}
+
+# A repository holding tests/fixtures/project as its first commit, as
+# tests/project.bats makes it.
+mkrepo() {
+	export GIT_AUTHOR_NAME=perfgate GIT_AUTHOR_EMAIL=perfgate@example.org
+	export GIT_COMMITTER_NAME=perfgate GIT_COMMITTER_EMAIL=perfgate@example.org
+	export GIT_CONFIG_NOSYSTEM=1 HOME=$T
+	REPO=$T/${1:-repo}
+	cp -R "$TOP/tests/fixtures/project" "$REPO"
+	cd "$REPO"
+	git init -q -b main
+	git add -A
+	git commit -q -m 'fx: a sum and a max'
+}
+
+@test "hostile: cache: a GATEDIR inside the work tree, not ignored, is not an uncommitted change" {
+	mkrepo
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=. GATEDIR="$REPO/results/g"
+	[ "$(last | jq -r .head.dirty)" = null ]
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=. GATEDIR="$REPO/results/g"
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+}
+
+@test "hostile: cache: untracked symlinks, dangling or to a directory, are uncommitted changes like any file" {
+	mkrepo
+	ln -s nowhere dangling
+	ln -s src srclink
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	d1=$(last | jq -r .head.dirty)
+	[ "$d1" != null ]
+	ln -sfn elsewhere dangling
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	[ "$(last | jq -r .head.dirty)" != "$d1" ]
+	# The real index is untouched.
+	[ -z "$(git diff --cached --name-only)" ]
+	[ "$(git status --porcelain --untracked-files=all | sort | tr '\n' ' ')" = "?? build/ ?? dangling ?? srclink " ] ||
+	    [ "$(git status --porcelain | grep -c '^??')" -ge 2 ]
+}
+
+@test "hostile: cache: an untracked file's content, not only its name, is in the dirty digest" {
+	mkrepo
+	echo one > notes.txt
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	d1=$(last | jq -r .head.dirty)
+	echo two > notes.txt
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	[ "$(last | jq -r .head.dirty)" != "$d1" ]
 }
