@@ -184,10 +184,25 @@ $(GATEDIR)/driver/%.o: FORCE | $(GATEDIR)/runs.id
 	@$(GATE_SH) driver $(GATEDIR) $@ $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
 	    $(call gate_q,$(GATE_INCLUDES)) $(abspath $(GATE_BENCH_SRC))
 
+# One gate a GATEDIR: this make holds it (gate.sh lock) for as long as it
+# runs, or refuses with one line, before anything in it is read or
+# written. Taken as the makefile is read when a goal is the gate's (make
+# -n excepted: it writes nothing), else by the first step.
+GATE_MAKE_PID := $(shell echo $$PPID)
+ifneq ($(filter gate noise gate-clean,$(MAKECMDGOALS)),)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
+gate_lock_err := $(shell $(GATE_SH) lock $(call gate_q,$(GATEDIR)) $(GATE_MAKE_PID))
+ifneq ($(gate_lock_err),)
+$(info {"verdict":"error","error":"both: lock: $(subst ",\",$(subst \,\\,$(gate_lock_err)))","side":"both","step":"lock"})
+$(error gate: both: lock: $(gate_lock_err))
+endif
+endif
+endif
+
 # The rounds' settings, and the budget read (cmpbudget -n, its one reader)
 # before anything is built: a bad budget is an answer at once.
 $(GATEDIR)/runs.id: FORCE | $(GATE_TOOLS) $(BUDGET)
-	@$(GATE_SH) settings $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(BUDGET)) $(call gate_q,$(RUNS)) \
+	@GATE_LOCK_PID=$(GATE_MAKE_PID) $(GATE_SH) settings $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(BUDGET)) $(call gate_q,$(RUNS)) \
 	    $(call gate_q,$(GATE_TIMEOUT)) $(call gate_q,$(GATE_ALTERNATE_FLAGS))
 
 # What the verdict depends on besides the rounds: the budget's path and

@@ -10,6 +10,7 @@
 #	gate.sh judge    GATEDIR BINDIR
 #	gate.sh report   GATEDIR [STATUSFILE]
 #	gate.sh fail     GATEDIR SIDE STEP MESSAGE
+#	gate.sh lock     GATEDIR PID
 #
 # The shell never edits a JSON line: alternate writes the rounds (numbered
 # on with -n, each side's identity added with -a), minjson the statistics,
@@ -116,26 +117,73 @@ commit_of() {
 # A digest of the uncommitted changes of the work tree holding directory $1
 # (staged, unstaged and untracked files, not ignored ones, not the gate's
 # own directory $2, absolute); empty when it is clean. Status 1 when git
-# cannot tell.
+# cannot tell. The work tree as it is is written as a tree object through
+# a copy of the index (git add -A): content, modes and symlinks (dangling
+# or to a directory) as git stores them, the real index untouched; the
+# digest is that tree's, dirty when it is not HEAD's.
 dirty_digest() {
 	(
+	gd=$2
 	cd "$1" || exit 1
 	top=$(git rev-parse --show-toplevel) || exit 1
 	set -- ':/'
-	case $2/ in
-	"$top"/*) set -- "$@" ":(top,exclude)${2#"$top"/}" ;;
+	# An ignored GATEDIR is left out already (and git add refuses to be
+	# told of it).
+	case $gd/ in
+	"$top"/*) git check-ignore -q -- "$gd" || set -- "$@" ":(top,exclude)${gd#"$top"/}" ;;
 	esac
-	list=$(mktemp) || exit 1
-	trap 'rm -f "$list"' EXIT
-	git ls-files -z --others --exclude-standard -- "$@" > "$list" || exit 1
-	changes=$(git diff HEAD --binary -- "$@" && xargs -0 -r sha256sum -- < "$list") || exit 1
-	[ -z "$changes" ] || printf '%s' "$changes" | sha256sum | cut -c1-16
+	real=$(git rev-parse --git-path index) || exit 1
+	idx=$(mktemp) || exit 1
+	trap 'rm -f "$idx" "$idx.lock"' EXIT
+	if [ -f "$real" ]; then cp "$real" "$idx" || exit 1; else rm -f "$idx"; fi
+	GIT_INDEX_FILE=$idx git add -A -- "$@" > /dev/null 2>&1 || exit 1
+	tree=$(GIT_INDEX_FILE=$idx git write-tree) || exit 1
+	[ "$tree" = "$(git rev-parse --verify --quiet 'HEAD^{tree}')" ] || printf '%s' "$tree" | cut -c1-16
 	)
+}
+
+# proc_id PID: the process and when it started (field 22 of its stat,
+# after the name, which may hold blanks and parentheses), so that a pid
+# reused by another process is not taken for the gate that held a lock;
+# status 1 when there is no such live process.
+proc_id() {
+	kill -0 "$1" 2>/dev/null || return 1
+	pi_stat=$(cat "/proc/$1/stat" 2>/dev/null) || { printf '%s\n' "$1"; return 0; }
+	set -f
+	# shellcheck disable=SC2086
+	set -- "$1" ${pi_stat##*) }
+	set +f
+	# A zombie (killed, not yet reaped) answers kill -0 but holds nothing.
+	[ "$2" != Z ] || return 1
+	printf '%s %s\n' "$1" "${21}"
+}
+
+# lock GATEDIR PID: GATEDIR is this gate's (make's PID) for as long as that
+# process lives, or the gate refuses: status 2 and one line on stdout. A
+# lock whose holder is gone (killed, or ended) is taken over. The holder is
+# checked and replaced under flock(1), so that two gates that start at once
+# cannot both take it.
+cmd_lock() {
+	dir=$1 pid=$2
+	mkdir -p "$dir" 2>/dev/null || { echo "cannot make GATEDIR $dir"; exit 2; }
+	me=$(proc_id "$pid") || { echo "no process $pid to hold GATEDIR $dir"; exit 2; }
+	flock "$dir/lock.mutex" sh -c '
+		held=$(cat "$1/lock" 2>/dev/null)
+		[ "$held" = "$2" ] && exit 0
+		if [ -n "$held" ] && now=$(sh "$3" proc-id "${held%% *}") && [ "$now" = "$held" ]; then
+			echo "GATEDIR $1 is in use by pid ${held%% *}"
+			exit 2
+		fi
+		printf "%s\n" "$2" > "$1/lock.tmp" && mv -f "$1/lock.tmp" "$1/lock"' sh "$dir" "$me" "$0" ||
+	    exit 2
 }
 
 cmd_settings() {
 	dir=$1 bin=$2 budget=$3 runs=$4 timeout=$5 flags=$6
 	mkdir -p "$dir"
+	if [ -n "${GATE_LOCK_PID:-}" ]; then
+		held=$(cmd_lock "$dir" "$GATE_LOCK_PID") || { echo "gate: both: lock: $held" >&2; exit 2; }
+	fi
 	rmdir "$dir/failed" 2>/dev/null
 	# When this gate began: the report tells what it reused by it.
 	touch "$dir/gate.start"
@@ -291,12 +339,19 @@ cmd_side() {
 	export GATE_SIDE GATE_CC GATE_CFLAGS GATE_INCLUDES SOURCE_DATE_EPOCH
 	# timeout(1) runs the build in its own process group and kills the whole
 	# group when the time is up.
+	began=$(date +%s)
 	timeout -k 5 "$timeout" sh -c "$build" > "$out/build.log" 2>&1
 	status=$?
 	if [ $status -ne 0 ]; then
 		tail -n 20 "$out/build.log" >&2
-		if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+		# timeout says 124 when the time was up and TERM ended the build,
+		# 137 when KILL had to; 137 is also a build killed by anyone else
+		# (the OOM killer), so the clock tells which.
+		if [ $status -eq 124 ] || { [ $status -eq 137 ] && [ $(($(date +%s) - began)) -ge "$timeout" ]; }; then
 			fail "$dir" "$side" build "the build timed out after $timeout s; log in $out/build.log"
+		fi
+		if [ $status -gt 128 ]; then
+			fail "$dir" "$side" build "the build was killed by signal $((status - 128)); log in $out/build.log"
 		fi
 		fail "$dir" "$side" build "the build failed (status $status); log in $out/build.log"
 	fi
@@ -319,8 +374,32 @@ cmd_side() {
 		printf 'member cflags %s\n' "$GATE_CFLAGS"
 		printf 'member build_sha256 %s\n' "$(build_digest "$build" "$sidedir")"
 		[ -n "$exe" ] && printf 'member bench_sha256 %s\n' "$exe"
-	} > "$dir/$side.key.tmp"
+	} > "$dir/$side.key.tmp" || fail "$dir" "$side" build "cannot write $dir/$side.key.tmp"
 	replace "$dir/$side.key"
+	# The rounds make would trust must be this side's: when they are not
+	# (copied from another GATEDIR, cut short), the key is new to make.
+	if [ -f "$dir/runs.jsonl" ] && ! runs_match "$dir" "$side"; then
+		echo "gate: $side: the rounds in $dir/runs.jsonl are not whole or not of this $side: measured again" >&2
+		mv -f "$dir/runs.jsonl" "$dir/runs.rejected.jsonl"
+		touch "$dir/$side.key"
+	fi
+}
+
+# runs_match GATEDIR SIDE: GATEDIR/runs.jsonl ends in a whole record, and
+# each record of SIDE carries the members of SIDE's key whose values need
+# no escaping in JSON (the digests and commits: alternate -a adds them).
+runs_match() {
+	rm_pats=$(sed -n 's/^member \([a-z0-9_]*\) \([A-Za-z0-9:+._-]*\)$/"\1":"\2"/p' "$1/$2.key")
+	[ "$(tail -c 1 "$1/runs.jsonl" | wc -l)" = 1 ] &&
+	awk -v pre="{\"side\":\"$2\"," -v pats="$rm_pats" '
+		BEGIN { n = split(pats, p, "\n") }
+		!/^\{.*\}$/ { bad = 1; exit }
+		index($0, pre) == 1 {
+			seen++
+			for (i = 1; i <= n; i++)
+				if (index($0, p[i]) == 0) { bad = 1; exit }
+		}
+		END { exit bad || !seen }' "$1/runs.jsonl"
 }
 
 # ids FILE PREFIX: each "key value" line of a key file as the variable
@@ -393,7 +472,11 @@ alternate_rounds() {
 	"$bin/alternate" -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" \
 	    "base=$base_cmd" "head=$head_cmd"
 	status=$?
-	[ -f "$dir/block.jsonl" ] && cat "$dir/block.jsonl" >> "$dir/runs.jsonl.tmp"
+	# A full disk fails here, and never leaves a runs.jsonl cut short.
+	if [ -f "$dir/block.jsonl" ] && ! cat "$dir/block.jsonl" >> "$dir/runs.jsonl.tmp"; then
+		rm -f "$dir/block.jsonl" "$dir/runs.jsonl.tmp"
+		fail "$dir" both run "cannot append the rounds to $dir/runs.jsonl.tmp"
+	fi
 	rm -f "$dir/block.jsonl"
 	[ "$status" = 0 ] || run_failed "$dir" "$status"
 	rounds=$((from + count - 1))
@@ -443,7 +526,7 @@ cmd_measure() {
 
 # more GATEDIR BINDIR COUNT: COUNT more rounds, appended to runs.jsonl.
 more() {
-	cp -f "$1/runs.jsonl" "$1/runs.jsonl.tmp"
+	cp -f "$1/runs.jsonl" "$1/runs.jsonl.tmp" || { rm -f "$1/runs.jsonl.tmp"; fail "$1" both run "cannot copy $1/runs.jsonl"; }
 	alternate_rounds "$1" "$2" $((rounds + 1)) "$3"
 	mv -f "$1/runs.jsonl.tmp" "$1/runs.jsonl"
 }
@@ -585,8 +668,10 @@ cmd_report() {
 	written=yes
 	cat "$dir/verdict.jsonl" || written=no
 	status=$(cat "$dir/verdict.status" 2>/dev/null)
-	case $status in
-	0|1) ;;
+	# The verdict record decides; the bare status file must agree with it.
+	case $(tail -n 1 "$dir/verdict.jsonl" 2>/dev/null) in
+	'{"verdict":"regressed",'*) status=1 ;;
+	'{"verdict":"ok",'*) [ "$status" = 0 ] || status=2 ;;
 	*) status=2 ;;
 	esac
 	# Records that could not be written (a full disk, /dev/full) leave the
@@ -603,6 +688,8 @@ cmd=$1
 shift
 case $cmd in
 settings) cmd_settings "$@" ;;
+lock) cmd_lock "$@" ;;
+proc-id) proc_id "$@" ;;
 rule) cmd_rule "$@" ;;
 side) cmd_side "$@" ;;
 driver) cmd_driver "$@" ;;

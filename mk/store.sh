@@ -5,10 +5,15 @@
 #
 # Objects, programs and library lists are also kept in GATE_OBJECTS
 # (default build/gate-objects), as ccache keeps objects, so that a fresh
-# GATEDIR, or the other side, makes only what no gate made before. Every
-# entry is named by the digest of what it was made from; an entry is
-# written whole, then renamed, its key last, so that a gate beside this
-# one never takes half of one.
+# GATEDIR, or the other side, makes only what no gate made before. An
+# entry is found by the digest of what is known before it is made (the
+# command, the source), among the entries of that prefix; each is named by
+# the digest of its whole key, which names what it was made from (every
+# header, every file the linker read) and the digests of its own files, and
+# is checked against them whenever it is read. An entry's files are never
+# rewritten with other content (a name is its content), so that a gate
+# killed between two renames, or a gate beside this one, can leave a file
+# without its key, never an object under another object's key.
 
 nl='
 '
@@ -117,6 +122,37 @@ object_key() {
 	done
 }
 
+# content FILE...: a "content SHA256" line for each file, so that a key
+# names the bytes of the files it goes with and a file replaced under it
+# (a kill between two renames, a full disk) is seen when the key is read.
+content() {
+	content_d=$(shas "$@") || return 1
+	printf 'content %s\n' $content_d
+}
+
+# object_full CMD SRC OBJ: OBJ's key: object_key, then the content of OBJ
+# and of its -MD list.
+object_full() {
+	object_key "$1" "$2" "$3.d" && content "$3" "$3.d"
+}
+
+# store_put FROM PREFIX EXT FILE...: FROM's files (FROM, FROM.key, and
+# FROM.X for each X of FILE...) into the store as PREFIX-DIGEST.EXT, named
+# by the digest of FROM.key; each written whole and renamed, the key last.
+# The store is a cache: a failure to fill it is not the build's.
+store_put() {
+	put_from=$1 put_ext=$3
+	put_c=$2-$(sha "$put_from.key")$put_ext || return 0
+	[ -f "$put_c.key" ] && return 0
+	shift 3
+	mkdir -p "${put_c%/*}" || return 0
+	for put_x in '' "$@" .key; do
+		cp -f "$put_from$put_x" "$put_c$put_x.$$" && mv -f "$put_c$put_x.$$" "$put_c$put_x" || break
+	done
+	rm -f "$put_c".*"$$"
+	return 0
+}
+
 # compile OBJ CC CFLAGS INCLUDES SRC: status 0 when OBJ is up to date or
 # made now; the compiler's complaints on stderr. OBJ is up to date when it
 # was compiled by the same command and compiler from the same content of
@@ -127,25 +163,26 @@ compile() {
 	mkdir -p "${obj%/*}"
 	cc_version "$cc"
 	cmd="$cc $cflags $includes -c$nl$ccv_line"
-	if [ -f "$obj" ] && [ -f "$obj.key" ] && object_key "$cmd" "$src" "$obj.d" | cmp -s - "$obj.key"; then
+	if [ -f "$obj" ] && [ -f "$obj.key" ] && object_full "$cmd" "$src" "$obj" 2>/dev/null | cmp -s - "$obj.key"; then
 		return 0
 	fi
 	rm -f "$obj.key"
 	store=${GATE_OBJECTS:-build/gate-objects}
 	# The source's name is in the object (its STT_FILE symbol), so it is
-	# in the key too: an object from a file of another name would give
+	# in the prefix too: an object from a file of another name would give
 	# another executable.
 	c=$store/$(sha_str "$cmd$nl${src##*/}$nl$(sha "$src")")
-	if [ -f "$c.o" ] && [ -f "$c.key" ] && object_key "$cmd" "$src" "$c.d" | cmp -s - "$c.key"; then
-		cp -f "$c.o" "$obj.tmp" && cp -f "$c.d" "$obj.d" && mv -f "$obj.tmp" "$obj" && cp -f "$c.key" "$obj.key"
+	for k in "$c"-*.o.key; do
+		k=${k%.key}
+		[ -f "$k.key" ] && object_full "$cmd" "$src" "$k" 2>/dev/null | cmp -s - "$k.key" || continue
+		cp -f "$k" "$obj.tmp" && cp -f "$k.d" "$obj.d" && mv -f "$obj.tmp" "$obj" && cp -f "$k.key" "$obj.key"
 		return
-	fi
+	done
 	# shellcheck disable=SC2086
 	$cc $cflags $includes -MD -MF "$obj.d.tmp" -c -o "$obj.tmp" "$src" || return 1
-	mv -f "$obj.d.tmp" "$obj.d" && mv -f "$obj.tmp" "$obj" && object_key "$cmd" "$src" "$obj.d" > "$obj.key" || return 1
-	mkdir -p "$store" && cp -f "$obj" "$c.o.$$" && cp -f "$obj.d" "$c.d.$$" && cp -f "$obj.key" "$c.key.$$" &&
-	    mv -f "$c.o.$$" "$c.o" && mv -f "$c.d.$$" "$c.d" && mv -f "$c.key.$$" "$c.key"
-	rm -f "$c.o.$$" "$c.d.$$" "$c.key.$$"
+	mv -f "$obj.d.tmp" "$obj.d" && mv -f "$obj.tmp" "$obj" || return 1
+	object_full "$cmd" "$src" "$obj" > "$obj.key.tmp" && mv -f "$obj.key.tmp" "$obj.key" || return 1
+	store_put "$obj" "$c" .o .d
 	return 0
 }
 
@@ -184,18 +221,20 @@ cmd_program() {
 	prog_cmd="link $prog_cc $prog_cflags $prog_ldlibs$nl$ccv_line"
 	prog_objects=$(shas "$prog_driver" "$prog_obj") || return 1
 	if [ -f "$prog" ] && [ -f "$prog.inputs" ] && [ -f "$prog.key" ] &&
-	    link_key "$prog_cmd" "$prog_objects" "$prog.inputs" | cmp -s - "$prog.key"; then
+	    program_full "$prog" 2>/dev/null | cmp -s - "$prog.key"; then
 		return 0
 	fi
 	rm -f "$prog.key"
 	prog_store=${GATE_OBJECTS:-build/gate-objects}
-	prog_c=$prog_store/$(sha_str "$prog_cmd$nl$prog_objects").exe
-	if [ -f "$prog_c" ] && [ -f "$prog_c.inputs" ] && [ -f "$prog_c.key" ] &&
-	    link_key "$prog_cmd" "$prog_objects" "$prog_c.inputs" | cmp -s - "$prog_c.key"; then
-		cp -f "$prog_c" "$prog.tmp" && cp -f "$prog_c.inputs" "$prog.inputs" && mv -f "$prog.tmp" "$prog" &&
-		    cp -f "$prog_c.key" "$prog.key"
+	prog_c=$prog_store/$(sha_str "$prog_cmd$nl$prog_objects")
+	for prog_k in "$prog_c"-*.exe.key; do
+		prog_k=${prog_k%.key}
+		[ -f "$prog_k.key" ] && [ -f "$prog_k.inputs" ] &&
+		    program_full "$prog_k" 2>/dev/null | cmp -s - "$prog_k.key" || continue
+		cp -f "$prog_k" "$prog.tmp" && cp -f "$prog_k.inputs" "$prog.inputs" && mv -f "$prog.tmp" "$prog" &&
+		    cp -f "$prog_k.key" "$prog.key"
 		return
-	fi
+	done
 	rm -f "$prog.inputs"
 	# shellcheck disable=SC2086
 	if ! prog_list=$($prog_cc $prog_cflags -Wl,--trace -o "$prog.tmp" "$prog_driver" "$prog_obj" $prog_ldlibs 2>/dev/null); then
@@ -218,13 +257,17 @@ cmd_program() {
 		esac
 		prog_seen=$prog_seen$prog_line$nl
 		printf '%s\n' "$prog_line"
-	done > "$prog.inputs"
-	mv -f "$prog.tmp" "$prog" && link_key "$prog_cmd" "$prog_objects" "$prog.inputs" > "$prog.key" || return 1
-	mkdir -p "$prog_store" && cp -f "$prog" "$prog_c.$$" && cp -f "$prog.inputs" "$prog_c.inputs.$$" &&
-	    cp -f "$prog.key" "$prog_c.key.$$" &&
-	    mv -f "$prog_c.$$" "$prog_c" && mv -f "$prog_c.inputs.$$" "$prog_c.inputs" && mv -f "$prog_c.key.$$" "$prog_c.key"
-	rm -f "$prog_c.$$" "$prog_c.inputs.$$" "$prog_c.key.$$"
+	done > "$prog.inputs" || return 1
+	mv -f "$prog.tmp" "$prog" || return 1
+	program_full "$prog" > "$prog.key.tmp" && mv -f "$prog.key.tmp" "$prog.key" || return 1
+	store_put "$prog" "$prog_c" .exe .inputs
 	return 0
+}
+
+# program_full PROG: PROG's key: link_key (of cmd_program's command and
+# objects), then the content of PROG and of its list of inputs.
+program_full() {
+	link_key "$prog_cmd" "$prog_objects" "$1.inputs" && content "$1" "$1.inputs"
 }
 
 # libs_of FILE DIGEST LOADER: the shared libraries the dynamic loader would
@@ -259,6 +302,24 @@ libs_of() {
 	return 0
 }
 
+# ld_value WORD: an assignment's value as the shell would give it, for the
+# common forms: quotes taken off, $GATE_SIDE (or ${GATE_SIDE}) and $PWD
+# replaced. Nothing of it is run.
+ld_value() {
+	ldv=$1 ldv_out=
+	while [ -n "$ldv" ]; do
+		case $ldv in
+		'${GATE_SIDE}'*) ldv_out=$ldv_out${GATE_SIDE-}; ldv=${ldv#'${GATE_SIDE}'} ;;
+		'$GATE_SIDE'*) ldv_out=$ldv_out${GATE_SIDE-}; ldv=${ldv#'$GATE_SIDE'} ;;
+		'${PWD}'*) ldv_out=$ldv_out$PWD; ldv=${ldv#'${PWD}'} ;;
+		'$PWD'*) ldv_out=$ldv_out$PWD; ldv=${ldv#'$PWD'} ;;
+		[\"\']*) ldv=${ldv#?} ;;
+		*) ldv_out=$ldv_out${ldv%"${ldv#?}"}; ldv=${ldv#?} ;;
+		esac
+	done
+	printf '%s' "$ldv_out"
+}
+
 # runs_of BENCH: what the bench command runs, one "run SHA256 PATH" line for
 # each word of it that names a file (the executable, looked up in PATH as
 # the shell would, and any file it names: an input, a script), then one
@@ -268,12 +329,19 @@ libs_of() {
 runs_of() {
 	files=
 	first=1
+	ld_path=- ld_pre=-
 	set -f
 	# shellcheck disable=SC2086
 	set -- $1
 	set +f
 	for w; do
 		p=
+		# The loader's variables, set for the command (env VAR=... CMD),
+		# decide which libraries it loads: the list is made with them.
+		case $w in
+		LD_LIBRARY_PATH=*) ld_path=$(ld_value "${w#*=}"); continue ;;
+		LD_PRELOAD=*) ld_pre=$(ld_value "${w#*=}"); continue ;;
+		esac
 		if [ -f "$w" ]; then
 			p=$w
 		elif [ $first = 1 ]; then
@@ -313,9 +381,12 @@ runs_of() {
 		esac
 		shift
 	done
-	list=$(printf '%s' "$libs" | while IFS= read -r l; do
-		libs_of "${l% *}" "${l##* }" "${loader:-none}"
-	done | sort -u)
+	list=$(printf '%s' "$libs" | {
+		[ "$ld_path" = - ] || { LD_LIBRARY_PATH=$ld_path; export LD_LIBRARY_PATH; }
+		[ "$ld_pre" = - ] || { LD_PRELOAD=$ld_pre; export LD_PRELOAD; }
+		while IFS= read -r l; do
+			libs_of "${l% *}" "${l##* }" "${loader:-none}"
+		done; } | sort -u)
 	# One word a line, neither split on blanks nor globbed.
 	saved=$IFS
 	IFS=$nl

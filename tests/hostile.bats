@@ -1,0 +1,313 @@
+#!/usr/bin/env bats
+# hostile: the gate as a hostile or unlucky user meets it (issue 20): a
+# gate killed at any point, a full disk, two gates at once, names that a
+# shell or make would read as code, benchmarks that leave processes
+# behind. Each test failed on the code before its fix. Kills are simulated
+# by an mv in PATH that kills the shell that ran it after its Nth rename;
+# full disks by a small tmpfs (root); concurrency by two real gates.
+load common
+
+setup() {
+	unset MAKEFLAGS MFLAGS MAKELEVEL GATEDIR BASE HEAD BUDGET RUNS LD_LIBRARY_PATH LD_PRELOAD
+	T=$BATS_TEST_TMPDIR
+	G=$T/gate
+	export GATE_OBJECTS=$T/objects
+	cd "$TOP"
+}
+
+# store FUNCTION ARG...: one of store.sh's functions, run as gate.sh runs it.
+store() {
+	sh -c '. "$0"; "$@"' "$TOP/mk/store.sh" "$@"
+}
+
+# killer: $T/wrap/mv renames, then kills the shell that ran it with
+# SIGKILL at its KILL_AT-th call (counted in $T/mv.n), as a CI cancel or
+# the OOM killer would, between any two steps.
+killer() {
+	mkdir -p "$T/wrap"
+	cat > "$T/wrap/mv" <<'SH'
+#!/bin/sh
+/bin/mv "$@"
+s=$?
+n=$(($(cat "$KILL_COUNT" 2>/dev/null || echo 0) + 1))
+echo "$n" > "$KILL_COUNT"
+[ "$n" = "${KILL_AT:-0}" ] && kill -9 "$PPID"
+exit "$s"
+SH
+	chmod +x "$T/wrap/mv"
+	export KILL_COUNT=$T/mv.n
+}
+
+# killed_at N COMMAND...: COMMAND with the killer in PATH, killed after
+# its Nth rename (or not, when it makes fewer).
+killed_at() {
+	rm -f "$KILL_COUNT"
+	KILL_AT=$1 PATH="$T/wrap:$PATH" "${@:2}" || true
+}
+
+@test "hostile: kills: an object store killed after any rename never serves an object under another's key" {
+	cd "$T"
+	killer
+	mkdir A R1 R2
+	printf '#include "h.h"\nint v(void) { return V; }\n' > A/x.c
+	cp A/x.c R1/ && cp A/x.c R2/
+	echo '#define V 1' > R1/h.h
+	echo '#define V 2' > R2/h.h
+	GATE_OBJECTS=$T/ref store compile R1/x.o cc -O2 '' R1/x.c
+	GATE_OBJECTS=$T/ref store compile R2/x.o cc -O2 '' R2/x.c
+	run -1 cmp -s R1/x.o R2/x.o
+	# Each kill in a store of its own that holds the first header's
+	# object; the second header's is being stored when the kill comes.
+	for k in 1 2 3 4 5 6 7 8; do
+		export GATE_OBJECTS=$T/objects$k
+		mkdir "A$k" && cp R1/x.c R1/h.h "A$k/"
+		run -0 store compile "A$k/x.o" cc -O2 '' "A$k/x.c"
+		cp R2/h.h "A$k/h.h"
+		killed_at "$k" store compile "A$k/x.o" cc -O2 '' "A$k/x.c"
+		# Back to the first header: the first object, here and in a new
+		# directory that only the store can serve.
+		cp R1/h.h "A$k/h.h"
+		mkdir "B$k" && cp R1/x.c R1/h.h "B$k/"
+		run -0 store compile "B$k/x.o" cc -O2 '' "B$k/x.c"
+		cmp "B$k/x.o" R1/x.o
+		run -0 store compile "A$k/x.o" cc -O2 '' "A$k/x.c"
+		cmp "A$k/x.o" R1/x.o
+		mkdir "C$k" && cp R2/x.c R2/h.h "C$k/"
+		run -0 store compile "C$k/x.o" cc -O2 '' "C$k/x.c"
+		cmp "C$k/x.o" R2/x.o
+	done
+}
+
+@test "hostile: kills: a program store killed after any rename never serves another program" {
+	cd "$T"
+	killer
+	mkdir lib s
+	printf 'int lv(void);\n#include <stdio.h>\nint main(void) { printf("%%d\\n", lv()); return 0; }\n' > drv.c
+	cc -c -o drv.o drv.c
+	echo 'int side_unused;' > s/k.c
+	lib() {
+		echo "int lv(void) { return $1; }" > lv.c
+		cc -c -o lv.o lv.c && rm -f lib/liblv.a && ar rcs lib/liblv.a lv.o
+	}
+	for k in 1 2 3 4 5 6 7 8; do
+		export GATE_OBJECTS=$T/objects$k
+		lib 1
+		mkdir "s$k" "t$k" && cp s/k.c "s$k/" && cp s/k.c "t$k/"
+		run -0 store cmd_program "s$k/bench" cc -O2 '' "s$k/k.c" drv.o "-L$T/lib -llv"
+		[ "$("s$k/bench")" = 1 ]
+		lib 2
+		killed_at "$k" store cmd_program "s$k/bench" cc -O2 '' "s$k/k.c" drv.o "-L$T/lib -llv"
+		lib 1
+		run -0 store cmd_program "t$k/bench" cc -O2 '' "t$k/k.c" drv.o "-L$T/lib -llv"
+		[ "$("t$k/bench")" = 1 ]
+		run -0 store cmd_program "s$k/bench" cc -O2 '' "s$k/k.c" drv.o "-L$T/lib -llv"
+		[ "$("s$k/bench")" = 1 ]
+	done
+}
+
+# A benchmark that prints the line its side's file defines, a budget of
+# 0.25 on x_ns; side NAME LINE writes a side's file.
+fixed_bench() {
+	cat > "$T/fixed.c" <<'C'
+#include <stdio.h>
+extern const char line[];
+int main(void) { puts(line); return 0; }
+C
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+}
+side() {
+	printf 'const char line[] = "%s";\n' "$(printf '%s' "$2" | sed 's/"/\\"/g')" > "$T/$1.c"
+}
+fixed_args() {
+	echo GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$T/head.c"
+}
+
+@test "hostile: kills: a build killed by a signal is said so, not timed out" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	echo 'kill -9 $$' > "$T/die.sh"
+	run -2 --separate-stderr perfgate $(fixed_args) GATEDIR="$G" GATE_BUILD="sh $T/die.sh"
+	[ "$(last | jq -r .error)" = "base: build: $T/base.c (sha256:$(sha256sum < "$T/base.c" | cut -c1-64)): the build was killed by signal 9; log in $G/base/build.log" ] ||
+	    [ "$(last | jq -r .error)" = "head: build: $T/head.c (sha256:$(sha256sum < "$T/head.c" | cut -c1-64)): the build was killed by signal 9; log in $G/head/build.log" ]
+}
+
+# slow_bench: fixed_bench's benchmark, half a second a run.
+slow_bench() {
+	fixed_bench
+	cat > "$T/fixed.c" <<'C'
+#include <stdio.h>
+#include <unistd.h>
+extern const char line[];
+int main(void) { usleep(500000); puts(line); return 0; }
+C
+}
+
+# wait_for FILE: until FILE exists (at most 20 s).
+wait_for() {
+	local i
+	for i in $(seq 200); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+@test "hostile: concurrency: a second gate in a GATEDIR in use refuses with one line, the first answers right" {
+	slow_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	side slow '{"x_ns":30.0}'
+	perfgate $(fixed_args) HEAD="$T/base.c" GATEDIR="$G" > "$T/out1" 2> "$T/err1" &
+	pid=$!
+	wait_for "$G/lock"
+	run -2 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"GATEDIR $G is in use by pid "[0-9]* ]]
+	[ "$(last | jq -r .step)" = lock ]
+	wait "$pid"
+	[ "$(tail -n 1 "$T/out1" | jq -r .verdict)" = ok ]
+	[ "$(tail -n 1 "$T/out1" | jq -r .head.source)" = "sha256:$(sha256sum < "$T/base.c" | cut -c1-64)" ]
+	# Then the second, alone: its own answer.
+	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = regressed ]
+}
+
+@test "hostile: kills: a gate killed with its process group leaves a lock that the next gate takes over, and answers right" {
+	slow_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":30.0}'
+	setsid perfgate $(fixed_args) GATEDIR="$G" > /dev/null 2>&1 &
+	pid=$!
+	wait_for "$G/runs.id"
+	sleep 1
+	kill -9 -- "-$pid"
+	wait "$pid" || true
+	run --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	[ "$status" = 1 ] || { echo "$stderr" >&3; echo "$output" >&3; }
+	[ "$(last | jq -r .verdict)" = regressed ]
+}
+
+@test "hostile: cache: rounds copied from another GATEDIR are measured again, not reused" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	side slow '{"x_ns":24.0}'
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$T/aa"
+	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	cp "$T/aa/runs.jsonl" "$G/runs.jsonl"
+	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = regressed ]
+	[[ "$stderr" == *"the rounds in $G/runs.jsonl are not whole or not of this "*": measured again"* ]]
+	# Cut short mid-record: measured again too.
+	head -c 100 "$T/aa/runs.jsonl" > "$G/runs.jsonl"
+	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = regressed ]
+}
+
+@test "hostile: cache: the exit status is the verdict record's, not a bare status file's" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":24.0}'
+	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	echo 0 > "$G/verdict.status"
+	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = regressed ]
+}
+
+@test "hostile: disk: a disk full while the rounds are written leaves nothing that a later gate trusts" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	mkdir "$T/small"
+	mount -t tmpfs -o size=1m tmpfs "$T/small"
+	# The third run fills the disk: the rounds written so far fit in the
+	# page they have; appending them to runs.jsonl.tmp does not.
+	cat > "$T/fill.sh" <<'SH'
+n=$(($(cat "$FILL_COUNT" 2>/dev/null || echo 0) + 1))
+echo "$n" > "$FILL_COUNT"
+[ "$n" = 3 ] && cat /dev/zero > "$FILL_DIR/filler" 2>/dev/null
+exec "$@"
+SH
+	export FILL_COUNT=$T/fill.n FILL_DIR=$T/small
+	run --separate-stderr perfgate $(fixed_args) GATEDIR="$T/small/g" GATE_NOISE=off \
+	    GATE_BENCH="sh $T/fill.sh \$(GATE_SIDE)/bench"
+	st=$status
+	rm -f "$T/small/filler"
+	[ "$st" -eq 2 ]
+	run --separate-stderr perfgate $(fixed_args) GATEDIR="$T/small/g" GATE_NOISE=off \
+	    GATE_BENCH="sh $T/fill.sh \$(GATE_SIDE)/bench"
+	umount "$T/small"
+	[ "$status" -eq 0 ]
+	[ "$(last | jq -r .verdict)" = ok ]
+}
+
+@test "hostile: cache: a library found through LD_LIBRARY_PATH set in GATE_BENCH is in the key" {
+	mkdir "$T/lib" "$T/other"
+	printf 'const char *val(void);\n#include <stdio.h>\nint main(void) { puts(val()); return 0; }\n' > "$T/lib.c"
+	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 8.0 > "$T/v.c"
+	cc -shared -fPIC -o "$T/other/libv.so" "$T/v.c"
+	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\n' > "$T/b.toml"
+	echo 'int side_unused;' > "$T/base.c"
+	echo 'int side_unused;' > "$T/head.c"
+	# Linked against one directory, run with another.
+	set -- perfgate GATE_BENCH_SRC="$T/lib.c" GATE_LDLIBS="-L$T/other -lv" \
+	    GATE_BENCH="env LD_LIBRARY_PATH=$T/lib \$(GATE_SIDE)/bench" \
+	    BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	run -0 --separate-stderr "$@"
+	grep -q "^lib [0-9a-f]* $T/lib/libv.so$" "$G/head.key"
+	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 7.0 > "$T/v.c"
+	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .base')" = 7 ]
+}
+
+# A repository holding tests/fixtures/project as its first commit, as
+# tests/project.bats makes it.
+mkrepo() {
+	export GIT_AUTHOR_NAME=perfgate GIT_AUTHOR_EMAIL=perfgate@example.org
+	export GIT_COMMITTER_NAME=perfgate GIT_COMMITTER_EMAIL=perfgate@example.org
+	export GIT_CONFIG_NOSYSTEM=1 HOME=$T
+	REPO=$T/${1:-repo}
+	cp -R "$TOP/tests/fixtures/project" "$REPO"
+	cd "$REPO"
+	git init -q -b main
+	git add -A
+	git commit -q -m 'fx: a sum and a max'
+}
+
+@test "hostile: cache: a GATEDIR inside the work tree, not ignored, is not an uncommitted change" {
+	mkrepo
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=. GATEDIR="$REPO/results/g"
+	[ "$(last | jq -r .head.dirty)" = null ]
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=. GATEDIR="$REPO/results/g"
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+}
+
+@test "hostile: cache: untracked symlinks, dangling or to a directory, are uncommitted changes like any file" {
+	mkrepo
+	ln -s nowhere dangling
+	ln -s src srclink
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	d1=$(last | jq -r .head.dirty)
+	[ "$d1" != null ]
+	ln -sfn elsewhere dangling
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	[ "$(last | jq -r .head.dirty)" != "$d1" ]
+	# The real index is untouched.
+	[ -z "$(git diff --cached --name-only)" ]
+	[ "$(git status --porcelain --untracked-files=all | sort | tr '\n' ' ')" = "?? build/ ?? dangling ?? srclink " ] ||
+	    [ "$(git status --porcelain | grep -c '^??')" -ge 2 ]
+}
+
+@test "hostile: cache: an untracked file's content, not only its name, is in the dirty digest" {
+	mkrepo
+	echo one > notes.txt
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	d1=$(last | jq -r .head.dirty)
+	echo two > notes.txt
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	[ "$(last | jq -r .head.dirty)" != "$d1" ]
+}
