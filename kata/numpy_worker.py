@@ -15,6 +15,8 @@ With --about it prints instead what it runs with, one JSON object: Python,
 NumPy, the BLAS library loaded, OpenBLAS's kernel (core name) and thread
 count where the BLAS is OpenBLAS, and OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE
 and the thread variables as set (null when unset). It never changes them.
+It refuses (exit 2) a NumPy on the reference BLAS, unless
+COMPARE_REFERENCE_BLAS=1: then blas_kind says "reference".
 
 Exit 0, or 2 with one line on stderr for a bad environment value.
 """
@@ -169,9 +171,69 @@ def blas_about():
     return about
 
 
+# The optimized BLAS libraries, by a symbol each exports (suffixed in
+# the wheels' builds); a BLAS with none of them is taken for the reference
+# one, netlib's, which NumPy as pip or conda installs it never runs on.
+OPTIMIZED = ("openblas_get_config", "openblas_get_config64_",
+             "scipy_openblas_get_config64_", "mkl_get_version_string",
+             "bli_info_get_version_str")
+
+
+def sgemm_library():
+    """The file whose cblas_sgemm NumPy's matmul calls, by dladdr: looked up
+    from NumPy's own extension, so the search order is the one it links
+    with. None where that cannot be told."""
+    import ctypes
+    core = getattr(np, "_core", None) or np.core
+    ext = getattr(core, "_multiarray_umath", None)
+
+    class DlInfo(ctypes.Structure):
+        _fields_ = [("fname", ctypes.c_char_p), ("fbase", ctypes.c_void_p),
+                    ("sname", ctypes.c_char_p), ("saddr", ctypes.c_void_p)]
+    try:
+        m = ctypes.CDLL(ext.__file__)
+        libc = ctypes.CDLL(None)
+        for name in ("cblas_sgemm", "cblas_sgemm64_", "scipy_cblas_sgemm64_"):
+            fn = getattr(m, name, None)
+            if fn is None:
+                continue
+            info = DlInfo()
+            if libc.dladdr(ctypes.cast(fn, ctypes.c_void_p), ctypes.byref(info)):
+                return os.path.realpath(info.fname.decode())
+    except (AttributeError, OSError):
+        pass
+    return None
+
+
+def blas_kind(lib):
+    """'optimized' when lib exports an optimized BLAS's symbol."""
+    import ctypes
+    try:
+        d = ctypes.CDLL(lib)
+    except (OSError, TypeError):
+        return "reference"
+    if any(getattr(d, s, None) is not None for s in OPTIMIZED):
+        return "optimized"
+    return "reference"
+
+
+def refuse_reference_blas(out):
+    """make compare measures NumPy as people run it, unless asked otherwise."""
+    if os.environ.get("COMPARE_REFERENCE_BLAS") == "1":
+        return
+    if out["blas_kind"] == "reference":
+        die("NumPy's cblas_sgemm is the reference BLAS's (%s):"
+            " apt-get install libopenblas0-serial, or COMPARE_REFERENCE_BLAS=1 to"
+            " measure it anyway"
+            % (out["blas_sgemm"] or "no BLAS library found"))
+
+
 def about():
     out = {"python": sys.version.split()[0], "numpy": np.__version__}
     out.update(blas_about())
+    out["blas_sgemm"] = sgemm_library()
+    out["blas_kind"] = blas_kind(out["blas_sgemm"])
+    refuse_reference_blas(out)
     for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS",
                 "OMP_NUM_THREADS"):
         out[var.lower()] = os.environ.get(var)

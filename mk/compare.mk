@@ -63,6 +63,14 @@ COMPARE_CFLAGS_plain = $(CFLAGS)
 COMPARE_SOURCE_kata = $(KATA)
 COMPARE_SOURCE_plain = kata/plain.c
 COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --about
+# The BLAS a C programmer links (-lblas), called directly: kata/blas.c.
+COMPARE_SIDES += blas
+COMPARE_BLAS_LIBS ?= -lblas
+COMPARE_CMD_blas = $(COMPARE_DIR)/blas/bench
+COMPARE_VERSION_blas = $(CC) --version
+COMPARE_CFLAGS_blas = $(CFLAGS) $(COMPARE_BLAS_LIBS)
+COMPARE_SOURCE_blas = kata/blas.c
+COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
 COMPARE_PREREQ = compare-sides
 endif
 
@@ -91,6 +99,9 @@ compare-sides:
 	@mkdir -p $(COMPARE_DIR)/kata $(COMPARE_DIR)/plain
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
 	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/bench bench/bench.c kata/plain.c -lm
+	@mkdir -p $(COMPARE_DIR)/blas
+	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/bench bench/bench.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
+	$(CC) $(CFLAGS) -Ikata -o $(COMPARE_DIR)/blas/about kata/blas_about.c $(COMPARE_BLAS_LIBS) -ldl
 
 compare-check: $(COMPARE_BIN)/perfdoc
 	$(COMPARE_BIN)/perfdoc -c $(COMPARE_TABLE) $(COMPARE_DOC)
