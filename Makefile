@@ -25,6 +25,8 @@ TOOLS = bestof alternate minjson cmpbudget countof
 # make compare's own (mk/compare.mk)
 TOOLS += refjudge perfdoc
 TOOLS += plotrounds mergeshards noisesum
+# make compare's accuracy (lib/accuracy.c)
+TOOLS += ulpscore
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 # bin/ holds the tools, one .c each; lib/ the modules they share, built

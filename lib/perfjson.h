@@ -12,6 +12,8 @@
 #include "jsonl.h"
 
 #define PERFJSON_SCHEMA 1
+/* A document with accuracy (perfacc.h); one without keeps schema 1. */
+#define PERFJSON_SCHEMA_ACCURACY 2
 
 /* A JSON string's raw body, unescaped, as a new string to free(). */
 char *json_unescape(const char *raw, size_t len);
