@@ -26,6 +26,8 @@ TOOLS = bestof alternate minjson cmpbudget countof
 TOOLS += refjudge perfdoc
 TOOLS += plotrounds mergeshards noisesum
 TOOLS += benchrec
+# make compare's accuracy (lib/accuracy.c)
+TOOLS += ulpscore
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 # bin/ holds the tools, one .c each; lib/ the modules they share, built

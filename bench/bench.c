@@ -18,12 +18,16 @@
  */
 #include "bench.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
 #include "sha256.h"
+#ifdef BENCH_ORACLE
+#include "oracle.h"
+#endif
 
 /*
  * Sizes: each call takes 0.1 microseconds to a millisecond, so a batch is
@@ -159,6 +163,96 @@ note_input(int i, const char *metric, const char *name, const float *a, long n,
 	bench_note(name, digest[i]);
 }
 
+/* Write n values of size bytes at p to fp, or exit 2 naming path. */
+static void
+eval_put(FILE *fp, const char *path, const void *p, size_t size, size_t n)
+{
+	if (fwrite(p, size, n, fp) != n) {
+		fprintf(stderr, "bench: BENCH_EVAL=%s: write failed\n", path);
+		exit(2);
+	}
+}
+
+/*
+ * BENCH_EVAL=path: evaluate the one case BENCH_CASES names once, on the
+ * inputs the rounds time, and write its results to path as raw values in
+ * the machine's byte order, for accuracy(1)'s scoring: float32 (matmul's
+ * C, sum's value, rmsnorm's y) or int32 (count_below, one a query, the
+ * CB_Q queries in turn). Built with -DBENCH_ORACLE and kata/oracle.c, the
+ * oracle's results instead, in float64. Nothing is timed.
+ */
+static int
+eval(const char *path)
+{
+	static const char *names[] = { "matmul_ns", "sum_ns", "rmsnorm_ns", "count_below_ns" };
+	long n = (long)MM_N * MM_N, i;
+	int which = -1, k;
+	FILE *fp;
+
+	for (k = 0; k < 4; k++)
+		if (bench_selected(names[k])) {
+			if (which >= 0) {
+				fprintf(stderr, "bench: BENCH_EVAL needs one case in BENCH_CASES\n");
+				return 2;
+			}
+			which = k;
+		}
+	if (which < 0 || (fp = fopen(path, "wb")) == NULL) {
+		fprintf(stderr, "bench: BENCH_EVAL=%s: %s\n", path, which < 0 ?
+		    "no case in BENCH_CASES" : "cannot be written");
+		return 2;
+	}
+#ifdef BENCH_ORACLE
+	{
+		double *r = malloc(sizeof(double) * (size_t)(n > RMS_ROWS * RMS_D ? n : RMS_ROWS * RMS_D));
+
+		if (r == NULL) {
+			fprintf(stderr, "bench: out of memory\n");
+			exit(2);
+		}
+		switch (which) {
+		case 0: oracle_matmul(in.A, in.B, r, MM_N); break;
+		case 1: r[0] = oracle_sum(in.sx, SUM_N); n = 1; break;
+		case 2: oracle_rmsnorm(in.rx, in.rw, r, RMS_ROWS, RMS_D, 1e-5f); n = (long)RMS_ROWS * RMS_D; break;
+		default:
+			for (i = 0; i < CB_Q; i++)
+				r[i] = oracle_count_below(in.cb, CB_N, in.cbq[i]);
+			n = CB_Q;
+		}
+		eval_put(fp, path, r, sizeof *r, (size_t)n);
+		free(r);
+	}
+#else
+	switch (which) {
+	case 0:
+		kata_matmul(in.A, in.B, in.C, MM_N);
+		eval_put(fp, path, in.C, sizeof(float), (size_t)n);
+		break;
+	case 1: {
+		float v = kata_sum(in.sx, SUM_N);
+
+		eval_put(fp, path, &v, sizeof v, 1);
+		break;
+	}
+	case 2:
+		kata_rmsnorm(in.rx, in.rw, in.ry, RMS_ROWS, RMS_D, 1e-5f);
+		eval_put(fp, path, in.ry, sizeof(float), (size_t)RMS_ROWS * RMS_D);
+		break;
+	default:
+		for (i = 0; i < CB_Q; i++) {
+			int32_t c = kata_count_below(in.cb, CB_N, in.cbq[i]);
+
+			eval_put(fp, path, &c, sizeof c, 1);
+		}
+	}
+#endif
+	if (fclose(fp) != 0) {
+		fprintf(stderr, "bench: BENCH_EVAL=%s: write failed\n", path);
+		return 2;
+	}
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -178,5 +272,7 @@ main(int argc, char *argv[])
 		note_input(2, "rmsnorm_ns", "rmsnorm_input_sha256", in.rx, (long)RMS_ROWS * RMS_D, in.rw, RMS_D);
 		note_input(3, "count_below_ns", "count_below_input_sha256", in.cb, CB_N, in.cbq, CB_Q);
 	}
+	if (getenv("BENCH_EVAL") != NULL)
+		return eval(getenv("BENCH_EVAL"));
 	return bench_report();
 }

@@ -168,7 +168,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	struct doc od = { 0 };
 	const struct jfield *f;
 	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp;
-	size_t nrows = 0, i, j, len, valid = 0;
+	size_t nrows = 0, i, j, len, valid = 0, accuracy = 0;
 	int k, rc;
 	FILE *fp;
 
@@ -259,6 +259,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	for (i = 0; i < nrows; i++) {
 		jparse(rowtext[i], strlen(rowtext[i]), &r);
 		valid += doc_valid(&r);
+		accuracy += jget(&r, "accuracy", 8) != NULL;
 		buf_printf(&rows, "%s%s", i ? ",\n" : "", rowtext[i]);
 	}
 	if (valid == 0) {
@@ -266,8 +267,9 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		rc = 2;
 		goto done;
 	}
+	/* Schema 2 only with accuracy: a document without stays schema 1, byte for byte. */
 	buf_printf(&doc, "{\"schema\":%d,\n\"status\":\"%s\",\n\"rows_valid\":%zu,\n\"rows_total\":%zu,\n"
-	    "\"implementation\":", PERFJSON_SCHEMA, valid == nrows ? "complete" : "partial", valid, nrows);
+	    "\"implementation\":", accuracy ? PERFJSON_SCHEMA_ACCURACY : PERFJSON_SCHEMA, valid == nrows ? "complete" : "partial", valid, nrows);
 	buf_str(&doc, nside > 0 ? sidename[0] : "");
 	buf_printf(&doc, ",\n\"machine\":%s,\n\"run\":%s,\n\"sides\":%s,\n\"rows\":[\n%s\n]}\n",
 	    mach.p, run.p, sides.p, rows.p);

@@ -9,12 +9,16 @@ BENCH_REPS in all, or until BENCH_MAX_S is spent; the smallest time per call
 is the metric, on the thread's CPU clock (BENCH_CLOCK=wall: the monotonic
 clock). BENCH_CASES picks the cases; BENCH_SHA256=1 adds each case's input
 digest (the same bytes bench.c hashes). The last stdout line is one JSON
-object: {"sum_ns":812.5,"sum_input_sha256":"..."}.
+object: {"sum_ns":812.5,"sum_input_sha256":"..."}. BENCH_EVAL=path instead
+evaluates the one case of BENCH_CASES once and writes its results there as
+bench.c does (float32, or int32 for count_below), timing nothing.
 
 With --about it prints instead what it runs with, one JSON object: Python,
 NumPy, the BLAS library loaded, OpenBLAS's kernel (core name) and thread
 count where the BLAS is OpenBLAS, and OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE
 and the thread variables as set (null when unset). It never changes them.
+It refuses (exit 2) a NumPy on the reference BLAS, unless
+COMPARE_REFERENCE_BLAS=1: then blas_kind says "reference".
 
 Exit 0, or 2 with one line on stderr for a bad environment value.
 """
@@ -101,6 +105,19 @@ def cases():
         q[0] += 1
         return np.searchsorted(cb, t)
 
+    def results(name):
+        """The case's results, evaluated once, as bench.c's BENCH_EVAL writes them."""
+        if name == "matmul":
+            matmul()
+            return c
+        if name == "sum":
+            return np.asarray([vsum()], dtype=np.float32)
+        if name == "rmsnorm":
+            return rmsnorm()
+        # Every query in turn, one search each, as the timed calls make.
+        return np.asarray([np.searchsorted(cb, t) for t in cbq], dtype="<i4")
+
+    cases.results = results
     return {
         "matmul": (matmul, (a, b)),
         "sum": (vsum, (sx,)),
@@ -169,9 +186,69 @@ def blas_about():
     return about
 
 
+# The optimized BLAS libraries, by a symbol each exports (suffixed in
+# the wheels' builds); a BLAS with none of them is taken for the reference
+# one, netlib's, which NumPy as pip or conda installs it never runs on.
+OPTIMIZED = ("openblas_get_config", "openblas_get_config64_",
+             "scipy_openblas_get_config64_", "mkl_get_version_string",
+             "bli_info_get_version_str")
+
+
+def sgemm_library():
+    """The file whose cblas_sgemm NumPy's matmul calls, by dladdr: looked up
+    from NumPy's own extension, so the search order is the one it links
+    with. None where that cannot be told."""
+    import ctypes
+    core = getattr(np, "_core", None) or np.core
+    ext = getattr(core, "_multiarray_umath", None)
+
+    class DlInfo(ctypes.Structure):
+        _fields_ = [("fname", ctypes.c_char_p), ("fbase", ctypes.c_void_p),
+                    ("sname", ctypes.c_char_p), ("saddr", ctypes.c_void_p)]
+    try:
+        m = ctypes.CDLL(ext.__file__)
+        libc = ctypes.CDLL(None)
+        for name in ("cblas_sgemm", "cblas_sgemm64_", "scipy_cblas_sgemm64_"):
+            fn = getattr(m, name, None)
+            if fn is None:
+                continue
+            info = DlInfo()
+            if libc.dladdr(ctypes.cast(fn, ctypes.c_void_p), ctypes.byref(info)):
+                return os.path.realpath(info.fname.decode())
+    except (AttributeError, OSError):
+        pass
+    return None
+
+
+def blas_kind(lib):
+    """'optimized' when lib exports an optimized BLAS's symbol."""
+    import ctypes
+    try:
+        d = ctypes.CDLL(lib)
+    except (OSError, TypeError):
+        return "reference"
+    if any(getattr(d, s, None) is not None for s in OPTIMIZED):
+        return "optimized"
+    return "reference"
+
+
+def refuse_reference_blas(out):
+    """make compare measures NumPy as people run it, unless asked otherwise."""
+    if os.environ.get("COMPARE_REFERENCE_BLAS") == "1":
+        return
+    if out["blas_kind"] == "reference":
+        die("NumPy's cblas_sgemm is the reference BLAS's (%s):"
+            " apt-get install libopenblas0-serial, or COMPARE_REFERENCE_BLAS=1 to"
+            " measure it anyway"
+            % (out["blas_sgemm"] or "no BLAS library found"))
+
+
 def about():
     out = {"python": sys.version.split()[0], "numpy": np.__version__}
     out.update(blas_about())
+    out["blas_sgemm"] = sgemm_library()
+    out["blas_kind"] = blas_kind(out["blas_sgemm"])
+    refuse_reference_blas(out)
     for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS",
                 "OMP_NUM_THREADS"):
         out[var.lower()] = os.environ.get(var)
@@ -205,6 +282,16 @@ def main():
             if n not in names:
                 names.append(n)
         names = [n for n in all_cases if n in names]
+    path = os.environ.get("BENCH_EVAL")
+    if path is not None:
+        if len(names) != 1:
+            die("BENCH_EVAL needs one case in BENCH_CASES")
+        r = cases.results(names[0])
+        try:
+            np.ascontiguousarray(r, dtype="<i4" if r.dtype.kind == "i" else "<f4").tofile(path)
+        except OSError as e:
+            die("BENCH_EVAL=%s: %s" % (path, e.strerror))
+        return 0
     line = {}
     for n in names:
         line[n + "_ns"] = measure(all_cases[n][0], reps, min_s, max_s, clock)

@@ -63,8 +63,9 @@ doc_read(struct doc *d, const char *path)
 	if ((err = jparse(d->text, len, &d->top)) != NULL)
 		die("%s: %s", path, err);
 	f = doc_need(&d->top, "schema", J_NUMBER, path);
-	if (f->num != PERFJSON_SCHEMA)
-		die("%s: schema %.*s, this perfdoc reads %d", path, (int)f->rawlen, f->raw, PERFJSON_SCHEMA);
+	if (f->num != PERFJSON_SCHEMA && f->num != PERFJSON_SCHEMA_ACCURACY)
+		die("%s: schema %.*s, this perfdoc reads %d and %d", path, (int)f->rawlen, f->raw,
+		    PERFJSON_SCHEMA, PERFJSON_SCHEMA_ACCURACY);
 	rows = doc_need(&d->top, "rows", J_ARRAY, path);
 	p = rows->raw + 1;
 	while (json_nextitem(&p, rows->raw + rows->rawlen, &item, &ilen)) {

@@ -13,6 +13,8 @@
 #include "jsonvalue.h"
 
 #define PERFJSON_SCHEMA 1
+/* A document with accuracy (perfacc.h); one without keeps schema 1. */
+#define PERFJSON_SCHEMA_ACCURACY 2
 
 /* A whole file as a new NUL-terminated string; or exit 2. */
 char *read_all(const char *path, size_t *len);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "jsonl.h"
+#include "perfacc.h"
 #include "perfjson.h"
 #include "perftable.h"
 #include "util.h"
@@ -116,6 +117,7 @@ table_render(struct buf *b, const struct doc *d)
 		table_row(b, &d->rows[i], sr.n, s);
 		free(s);
 	}
+	acc_table(b, d);
 	free(impl);
 	jrecord_free(&sr);
 }
@@ -203,7 +205,7 @@ table_drafts(const char *dir, const struct doc *d)
 	struct items it = { 0 };
 	const struct jfield *sides = doc_need(&d->top, "sides", J_OBJECT, d->path), *f;
 	struct jrecord sr = { 0 };
-	char *c, *ref, *worst, *v;
+	char *c, *ref, *worst, *v, *accref, *acclabel;
 	double ratio, worstr;
 	size_t i, k;
 
@@ -225,13 +227,25 @@ table_drafts(const char *dir, const struct doc *d)
 			}
 			free(v);
 		}
-		if (worst == NULL)
+		/* A row behind a reference, or less accurate than one (perfacc.c). */
+		if (!acc_row_flagged(&d->rows[i], d->path, &accref, &acclabel) && worst == NULL)
 			continue;
 		c = doc_str(&d->rows[i], "case", d->path);
 		title.n = body.n = 0;
-		buf_printf(&title, "perf: %s is %.3gx slower than %s on one core\n", c, worstr, worst);
-		buf_printf(&body, "`make compare` measured the case `%s` slower than a reference"
-		    " (the implementation's first quartile above the reference's third).\n\n", c);
+		if (worst != NULL) {
+			buf_printf(&title, "perf: %s is %.3gx slower than %s on one core\n", c, worstr, worst);
+			buf_printf(&body, "`make compare` measured the case `%s` slower than a reference"
+			    " (the implementation's first quartile above the reference's third).\n\n", c);
+		} else {
+			buf_printf(&title, "perf: %s is %s than %s\n", c, strcmp(acclabel,
+			    "tie-less-accurate") == 0 ? "as fast and less accurate" :
+			    "faster but less accurate", accref);
+			buf_printf(&body, "`make compare` scored the case `%s` %s against %s: its"
+			    " largest error on finite results is above the case's budget and above"
+			    " the reference's.\n\n", c, acclabel, accref);
+		}
+		free(accref);
+		free(acclabel);
 		/* The table's header lines and this row's line. */
 		k = strstr(head.p, "\n| case |") - head.p + 1;
 		buf_add(&body, head.p + k, (size_t)(strstr(head.p + k, "---|\n") + 5 - (head.p + k)));
@@ -247,6 +261,7 @@ table_drafts(const char *dir, const struct doc *d)
 			free(ref);
 			free(v);
 		}
+		acc_draft(&body, &d->rows[i], d->path);
 		buf_puts(&body, "\nMachine: ");
 		doc_members(&body, jget(&d->top, "machine", 7), ", ");
 		buf_puts(&body, "\n\nRun: ");

@@ -63,6 +63,19 @@ COMPARE_CFLAGS_plain = $(CFLAGS)
 COMPARE_SOURCE_kata = $(KATA)
 COMPARE_SOURCE_plain = kata/plain.c
 COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --about
+# The BLAS a C programmer links (-lblas), called directly: kata/blas.c.
+COMPARE_SIDES += blas
+COMPARE_BLAS_LIBS ?= -lblas
+COMPARE_CMD_blas = $(COMPARE_DIR)/blas/bench
+COMPARE_VERSION_blas = $(CC) --version
+COMPARE_CFLAGS_blas = $(CFLAGS) $(COMPARE_BLAS_LIBS)
+COMPARE_SOURCE_blas = kata/blas.c
+COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
+# Accuracy: the oracle in long double (kata/oracle.c), count_below's
+# results int32, the budgets budget.toml's [accuracy] section.
+COMPARE_ORACLE = $(COMPARE_DIR)/oracle/bench
+COMPARE_RESULT_count_below = i32
+COMPARE_ACCURACY ?= budget.toml
 COMPARE_PREREQ = compare-sides
 endif
 
@@ -80,8 +93,13 @@ COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMP
 
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
+# Accuracy's part of compare.sh's environment (COMPARE_ORACLE: none, none scored).
+COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY,$(v)=$(call compare_q,$($(v)))) \
+    $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))))
+COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore
+
 compare: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
-	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh
+	@$(COMPARE_ENV) $(COMPARE_ACC_ENV) sh $(COMPARE_MK_DIR)/compare.sh
 
 # The kata's two C sides, built every time: a build is a fraction of a
 # second, and a KATA or CC given on the command line must never meet a
@@ -91,6 +109,11 @@ compare-sides:
 	@mkdir -p $(COMPARE_DIR)/kata $(COMPARE_DIR)/plain
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
 	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/bench bench/bench.c kata/plain.c -lm
+	@mkdir -p $(COMPARE_DIR)/blas
+	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/bench bench/bench.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
+	$(CC) $(CFLAGS) -Ikata -o $(COMPARE_DIR)/blas/about kata/blas_about.c $(COMPARE_BLAS_LIBS) -ldl
+	@mkdir -p $(COMPARE_DIR)/oracle
+	$(CC) $(CFLAGS) -Ikata -Ibench -DBENCH_ORACLE -DPLAIN_AS_KATA -o $(COMPARE_DIR)/oracle/bench bench/bench.c kata/oracle.c kata/plain.c -lm
 
 compare-check: $(COMPARE_BIN)/perfdoc
 	$(COMPARE_BIN)/perfdoc -c $(COMPARE_TABLE) $(COMPARE_DOC)

@@ -100,6 +100,37 @@ run_row() {
 	    -t "$COMPARE_TIMEOUT" -o "$runs" "$@"
 }
 
+# score_row CASE: with an oracle (COMPARE_ORACLE), each side and the oracle
+# evaluate the case once on the same inputs (BENCH_EVAL), before the rounds
+# and ungated, and ulpscore scores every side into $dir/rows/CASE.acc.
+# The result type is COMPARE_RESULT_CASE (f32, or i32), the budgets the
+# [accuracy] section of COMPARE_ACCURACY.
+score_row() {
+	c=$1 ev=$dir/eval/$1
+	[ -n "${COMPARE_ORACLE-}" ] || return 0
+	rm -rf "$ev" && mkdir -p "$ev" || return 2
+	BENCH_CASES=$c BENCH_EVAL=$ev/oracle.bin sh -c "$COMPARE_ORACLE" >/dev/null ||
+	    { say "row $c: the oracle ($COMPARE_ORACLE) failed"; return 2; }
+	[ -f "$ev/oracle.bin" ] || { say "row $c: the oracle wrote no $ev/oracle.bin"; return 2; }
+	shift $#
+	for s in $COMPARE_SIDES; do
+		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
+		    BENCH_CASES=$c BENCH_EVAL=$ev/$s.bin sh -c "$(side_var "$s" CMD)" >/dev/null ||
+		    { say "row $c: side $s failed to evaluate the case (BENCH_EVAL)"; return 2; }
+		[ -f "$ev/$s.bin" ] || { say "row $c: side $s wrote no $ev/$s.bin (BENCH_EVAL)"; return 2; }
+		set -- "$@" "$s=$ev/$s.bin"
+	done
+	t=$(eval "printf '%s' \"\${COMPARE_RESULT_$c:-f32}\"")
+	"$bin/ulpscore" -c "$c" -t "$t" ${COMPARE_ACCURACY:+-b "$COMPARE_ACCURACY"} \
+	    -o "$ev/oracle.bin" "$@" > "$dir/rows/$c.acc"
+}
+
+# The accuracy, scored first: an oracle or a side that fails stops the run
+# before anything is measured or written.
+for c in $cases; do
+	score_row "$c" || exit 2
+done
+
 stopped=0 rows=
 for c in $cases; do
 	[ $stopped = 1 ] && continue
@@ -116,6 +147,10 @@ for c in $cases; do
 	3) stopped=1; say "the load gate stayed closed: the rows after $c are deferred" ;;
 	*) exit 2 ;;
 	esac
+	if [ -f "$dir/rows/$c.acc" ]; then
+		"$bin/ulpscore" -j "$dir/rows/$c.acc" "$dir/rows/$c.row" > "$dir/rows/$c.row.tmp" &&
+		    mv -f "$dir/rows/$c.row.tmp" "$dir/rows/$c.row" || exit 2
+	fi
 	rows="$rows $dir/rows/$c.row"
 done
 

@@ -8,6 +8,14 @@ for pair in bats:bats tcc:tcc clang:clang mandoc:mandoc jq:jq git:git cc:gcc \
 	cmd=${pair%%:*} pkg=${pair#*:}
 	command -v "$cmd" >/dev/null 2>&1 || need="$need $pkg"
 done
+# make compare's BLAS side and NumPy: the header kata/blas.c includes, and
+# an optimized BLAS behind -lblas (NumPy as people install it has one).
+have() {
+	for f in "$@"; do [ -e "$f" ] && return 0; done
+	return 1
+}
+have /usr/include/cblas.h /usr/include/*/cblas.h || need="$need libblas-dev"
+have /usr/lib/*/openblas*/libblas.so.3 || need="$need libopenblas0-serial"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$need" >&2

@@ -103,9 +103,9 @@ rmsnorm" ]
 }
 
 @test "perfdoc: a document of another schema, or not one, is refused" {
-	sed 's/"schema":1/"schema":2/' "$P/perf.json" >perf.json
+	sed 's/"schema":1/"schema":3/' "$P/perf.json" >perf.json
 	run -2 --separate-stderr perfdoc -t perf.json
-	[ "$stderr" = "perfdoc: perf.json: schema 2, this perfdoc reads 1" ]
+	[ "$stderr" = "perfdoc: perf.json: schema 3, this perfdoc reads 1 and 2" ]
 	echo '{"schema":1}' >perf.json
 	run -2 --separate-stderr perfdoc -t perf.json
 	[ "$stderr" = 'perfdoc: perf.json: no array "rows"' ]
