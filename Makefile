@@ -4,6 +4,8 @@
 PREFIX = /usr/local
 MANPREFIX = $(PREFIX)/share/man
 DATADIR = $(PREFIX)/share/perfgate
+# perfgate.pc, for pkg-config: bench.h's directory and the version.
+PKGCONFIGDIR = $(PREFIX)/share/pkgconfig
 CC = cc
 CFLAGS = -std=c11 -O2
 WARNFLAGS = -Wall -Wextra
@@ -126,15 +128,27 @@ install: all
 	# bench/ is what a benchmark includes: installed whole.
 	cp -f $(wildcard bench/*) $(DESTDIR)$(DATADIR)/bench/
 	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
+	# The kata's budget, for the installed default gate.
+	cp -f budget.toml $(DESTDIR)$(DATADIR)/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 	# Every installed page's footer names this version.
 	sed -i 's/^\.Os.*/.Os perfgate $(PERFGATE_VERSION)/' $(MAN1:man/%=$(DESTDIR)$(MANPREFIX)/man1/%) $(MAN7:man/%=$(DESTDIR)$(MANPREFIX)/man7/%)
+	# perfgate.pc, written for this PREFIX from mk/perfgate.pc.in (each
+	# value escaped for pkg-config, so that a PREFIX with blanks works).
+	mkdir -p $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR))
+	sh mk/perfgate-pc.sh mk/perfgate.pc.in $(call pc_q,$(PREFIX)) $(call pc_q,$(DATADIR)) $(call pc_q,$(PERFGATE_VERSION)) \
+	    > $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc.tmp)
+	mv -f $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc.tmp) $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc)
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/perfgate
 	rm -rf $(DESTDIR)$(DATADIR)
 	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) $(DESTDIR)$(MANPREFIX)/man7/perfgate.7
+	rm -f $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc)
+
+# A make value quoted for the shell: a PREFIX with blanks or quotes is one word.
+pc_q = '$(subst ','\'',$(1))'
 
 clean:
 	rm -f $(TOOLBIN) bin/*.tmp

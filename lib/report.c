@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,28 +35,94 @@ headers(char cell[NCOL][CELL], double confidence)
 }
 
 /*
- * A number for a person to read: as written when short, else to six
- * significant digits, finer than any noise the gate can see. The records
- * keep every digit.
+ * How the sides' columns write their numbers, one notation for both, so
+ * that a person compares numbers written alike down a column and across a
+ * row: fixed (27390.7, 3584410) while every value lies within
+ * [FIXED_LO, FIXED_HI) or is 0, else scientific (1e-07, 2.5e+12).
+ */
+enum notation { FIXED, SCIENTIFIC };
+
+#define FIXED_LO 1e-3
+#define FIXED_HI 1e12
+
+static int
+fits_fixed(const struct jfield *f)
+{
+	double a;
+
+	if (f == NULL || f->type != J_NUMBER)
+		return 1;
+	a = fabs(f->num);
+	return a == 0 || (a >= FIXED_LO && a < FIXED_HI);
+}
+
+static enum notation
+notation(const struct report *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->n; i++)
+		if (!fits_fixed(rp->res[i].base) || !fits_fixed(rp->res[i].head))
+			return SCIENTIFIC;
+	return FIXED;
+}
+
+/* Trailing zeros of a fraction (in s, up to an exponent or the end) go, and a bare point with them. */
+static void
+trim_zeros(char *s)
+{
+	char *dot = strchr(s, '.'), *end, *z;
+
+	if (dot == NULL)
+		return;
+	end = dot + strcspn(dot, "eE");
+	for (z = end; z > dot + 1 && z[-1] == '0'; z--)
+		;
+	if (z == dot + 1)
+		z = dot;
+	memmove(z, end, strlen(end) + 1);
+}
+
+/*
+ * A number for a person to read: rounded to six significant digits,
+ * finer than any noise the gate can see, in the column's notation; the
+ * records keep every digit. 27390.6875 is 27390.7, 123456789 is
+ * 123457000, 1e-7 is 1e-07.
  */
 static void
-readable(char *cell, const struct jfield *f)
+readable(char *cell, const struct jfield *f, enum notation nt)
 {
-	if (f == NULL)
+	char e[32];
+	int exp10, decimals;
+
+	if (f == NULL) {
 		snprintf(cell, CELL, "-");
-	else if (f->rawlen <= 12)
+		return;
+	}
+	if (f->type != J_NUMBER) {
 		snprintf(cell, CELL, "%.*s", (int)f->rawlen, f->raw);
-	else
-		snprintf(cell, CELL, "%.6g", f->num);
+		return;
+	}
+	/* The six digits, rounded once; the exponent after the rounding (999999.7 is 1.00000e+06). */
+	snprintf(e, sizeof e, "%.5e", f->num);
+	if (nt == SCIENTIFIC || f->num == 0) {
+		snprintf(cell, CELL, "%s", f->num == 0 ? "0" : e);
+		trim_zeros(cell);
+		return;
+	}
+	exp10 = atoi(strchr(e, 'e') + 1);
+	decimals = exp10 >= 5 ? 0 : 5 - exp10;
+	snprintf(cell, CELL, "%.*f", decimals, strtod(e, NULL));
+	trim_zeros(cell);
 }
 
 static void
-cells(const struct result *r, char cell[NCOL][CELL])
+cells(const struct result *r, char cell[NCOL][CELL], enum notation nt)
 {
 	/* An arrow marks a metric where higher is better. */
 	snprintf(cell[0], CELL, "%s%s", r->e->name, r->e->better == BETTER_HIGHER ? " ↑" : "");
-	readable(cell[1], r->base);
-	readable(cell[2], r->head);
+	readable(cell[1], r->base, nt);
+	readable(cell[2], r->head, nt);
 	if (r->hasdelta)
 		snprintf(cell[3], CELL, "%+.1f", r->deltav * 100);
 	else
@@ -99,13 +166,14 @@ report_table(FILE *fp, const struct report *rp)
 {
 	char cell[NCOL][CELL];
 	int w[NCOL], c, last;
+	enum notation nt = notation(rp);
 	size_t i;
 
 	headers(cell, rp->confidence);
 	for (c = 0; c < NCOL; c++)
 		w[c] = width(cell[c]);
 	for (i = 0; i < rp->n; i++) {
-		cells(&rp->res[i], cell);
+		cells(&rp->res[i], cell, nt);
 		for (c = 0; c < NCOL; c++)
 			if (width(cell[c]) > w[c])
 				w[c] = width(cell[c]);
@@ -114,7 +182,7 @@ report_table(FILE *fp, const struct report *rp)
 		if (i == 0)
 			headers(cell, rp->confidence);
 		else
-			cells(&rp->res[i - 1], cell);
+			cells(&rp->res[i - 1], cell, nt);
 		for (c = 0; c < NCOL; c++) {
 			last = c == NCOL - 1;
 			/* No trailing blanks: the last column is left-aligned and not padded. */
@@ -159,6 +227,7 @@ markdown(FILE *fp, const struct report *rp)
 {
 	char cell[NCOL][CELL];
 	size_t i, nreg = 0;
+	enum notation nt = notation(rp);
 	int c;
 
 	for (i = 0; i < rp->n; i++)
@@ -185,7 +254,7 @@ markdown(FILE *fp, const struct report *rp)
 		fputs(colright[c] ? " ---: |" : " :--- |", fp);
 	fputs("\n", fp);
 	for (i = 0; i < rp->n; i++) {
-		cells(&rp->res[i], cell);
+		cells(&rp->res[i], cell, nt);
 		fputs("|", fp);
 		for (c = 0; c < NCOL; c++) {
 			/* What a reviewer must see: a verdict other than ok, in bold. */

@@ -65,6 +65,18 @@ else
 PERFGATE_BIN ?= $(abspath $(GATE_MK_DIR)/../../bin)
 GATE_SHARE ?= $(GATE_MK_DIR)
 GATE_HEADERS ?= $(wildcard $(GATE_MK_DIR)/bench/*.h) $(GATE_KATA_H)
+# Installed, the default gate is the kata's from any directory: where
+# there is no kata/kernels.c or budget.toml, those installed beside
+# gate.mk.
+ifdef GATE_DEFAULT_BUILD
+ifeq ($(wildcard kata/kernels.c),)
+BASE := $(patsubst kata/kernels.c,$(GATE_SHARE)/kata/kernels.c,$(BASE))
+HEAD := $(patsubst kata/kernels.c,$(GATE_SHARE)/kata/kernels.c,$(HEAD))
+endif
+ifeq ($(wildcard budget.toml),)
+GATE_BUDGET ?= $(GATE_SHARE)/budget.toml
+endif
+endif
 endif
 
 BUDGET ?= $(or $(GATE_BUDGET),budget.toml)

@@ -96,6 +96,8 @@ fail() {
 	fi
 	printf '%s\n' "$line" > "$dir/verdict.jsonl.tmp" && mv -f "$dir/verdict.jsonl.tmp" "$dir/verdict.jsonl"
 	echo 2 > "$dir/verdict.status"
+	# For perfgate, which says it again after make's and git's lines.
+	[ -n "${GATE_REASON:-}" ] && echo "gate: $side: $step: $what$msg" > "$GATE_REASON"
 	# Dated 1970, so that make never trusts it as a verdict: the next gate
 	# judges again even when every key is the same.
 	touch -t 197001010000 "$dir/verdict.jsonl"
@@ -428,6 +430,23 @@ interruptible() {
 	    "$d/verdict.txt.tmp" "$d/verdict.md.new" "$d/verdict.md.new.tmp"; exit 130' INT TERM HUP
 }
 
+# leading_assignments CMD: status 0 when CMD's first word is NAME=value,
+# as in `srcdir=dir ./bench`. A shell puts such words in the program's
+# environment; alternate execs a side's command, and exec takes no
+# assignments, so such a command runs under env(1). The key digests the
+# program after them (runs_of), never env.
+leading_assignments() {
+	la_w=${1#"${1%%[! 	]*}"}
+	la_w=${la_w%%[ 	"$nl"]*}
+	case $la_w in
+	[A-Za-z_]*=*) ;;
+	*) return 1 ;;
+	esac
+	case ${la_w%%=*} in
+	*[!A-Za-z0-9_]*) return 1 ;;
+	esac
+}
+
 # sides GATEDIR: what alternate_rounds needs of the settings and of each
 # side, read once for all the blocks of one step: runs_*, the bench
 # commands and the identity members.
@@ -438,6 +457,7 @@ sides() {
 		while IFS= read -r line || [ -n "$line" ]; do
 			cmd=$cmd${cmd:+$nl}$line
 		done < "$1/$s/bench.cmd"
+		leading_assignments "$cmd" && cmd="env -- $cmd"
 		eval "${s}_cmd=\$cmd"
 		# One sed a side; a read loop would read the file a byte a call.
 		eval "${s}_members=\$(sed -n 's/^member //p' \"\$1/\$s.key\")"
@@ -681,6 +701,12 @@ cmd_report() {
 		status=2
 	fi
 	[ -n "$statusfile" ] && echo "$status" > "$statusfile"
+	# An answer that cannot be decided: its reason (the summary's "error")
+	# for perfgate, which says it last.
+	if [ "$status" = 2 ] && [ -n "${GATE_REASON:-}" ]; then
+		tail -n 1 "$dir/verdict.jsonl" | sed -n 's/^.*[{,]"error":"\(\([^"\\]\|\\.\)*\)".*$/gate: \1/p' |
+		    sed 's/\\"/"/g; s/\\\\/\\/g' > "$GATE_REASON"
+	fi
 	exit "$status"
 }
 

@@ -177,7 +177,7 @@ badinput() {
 	printf '[budget]\nb_ns = 1\n' >b.toml
 	run -0 --separate-stderr cmpbudget -b b.toml -m out.md "$D/worked.jsonl"
 	[ "$(sed -n 1p out.md)" = '**cmpbudget: ok**: 1 metric within budget' ]
-	[ "$(sed -n 5p out.md)" = '| b_ns | 8.0 | 16.0 | +100.0 | 100 | ok | - | - |' ]
+	[ "$(sed -n 5p out.md)" = '| b_ns | 8 | 16 | +100.0 | 100 | ok | - | - |' ]
 }
 
 @test "cmpbudget -m into a directory that does not exist is exit 2, summary says error" {
@@ -471,7 +471,7 @@ badinput() {
 	printf '{"side":"base","stat":"min","x_ns":8.0}\n{"side":"head","stat":"min","x_ns":%s}\n' 5.99 >in.jsonl
 	run -0 --separate-stderr cmpbudget -b b.toml -m out.md in.jsonl
 	[ "$(echo "$output" | jq -c '[.verdict,.improved]' | tr '\n' ' ')" = '["improved",null] ["ok",["x_ns"]] ' ]
-	[[ "${stderr_lines[1]}" == 'x_ns     8.0  5.99  -25.1        25  improved  '* ]]
+	[[ "${stderr_lines[1]}" == 'x_ns       8  5.99  -25.1        25  improved  '* ]]
 	[ "$(sed -n 1p out.md)" = '**cmpbudget: ok**: 1 metric within budget; improved: `x_ns`' ]
 }
 
@@ -482,7 +482,7 @@ badinput() {
 		run --separate-stderr cmpbudget -b b.toml in.jsonl
 		[ "$(echo "${lines[0]}" | jq -r '.better + " " + .verdict')" = "higher ${h#*:}" ]
 	done
-	[ "${stderr_lines[1]}" = 'ops ↑    8.0  10.01  +25.1        25  improved  -               -' ]
+	[ "${stderr_lines[1]}" = 'ops ↑      8  10.01  +25.1        25  improved  -               -' ]
 }
 
 @test "cmpbudget [higher]: budgets below 1, a metric in one section only" {

@@ -2,7 +2,7 @@
 # Install what the tests need when run as root; otherwise name the one
 # command that would.
 need=""
-for pair in bats:bats tcc:tcc clang:clang mandoc:mandoc jq:jq git:git cc:gcc \
+for pair in bats:bats tcc:tcc clang:clang mandoc:mandoc jq:jq git:git cc:gcc pkg-config:pkgconf \
     python3:python3 pgrep:procps patch:patch script:bsdutils valgrind:valgrind \
     rsvg-convert:librsvg2-bin xmllint:libxml2-utils; do
 	cmd=${pair%%:*} pkg=${pair#*:}
