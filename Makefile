@@ -22,6 +22,8 @@ PERFGATE_VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget countof
+# The explanation of a regression (mk/explain.sh)
+TOOLS += cgdiff
 # make compare's own (mk/compare.mk)
 TOOLS += refjudge perfdoc
 TOOLS += plotrounds mergeshards noisesum
@@ -117,7 +119,7 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh mk/store.sh mk/noise.sh mk/counts.mk $(DESTDIR)$(DATADIR)/
+	cp -f mk/gate.mk mk/gate.sh mk/store.sh mk/noise.sh mk/counts.mk mk/explain.sh $(DESTDIR)$(DATADIR)/
 	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
 	cp -f ci/perfgate-ci.sh mk/shard.sh $(DESTDIR)$(DATADIR)/
 	# bench/ is what a benchmark includes: installed whole.
