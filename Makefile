@@ -37,6 +37,8 @@ LIBOBJ = $(LIBSRC:%.c=$(OBJDIR)/%.o)
 LIBA = $(OBJDIR)/libperfgate.a
 HDR = $(wildcard lib/*.h) bench/sha256.h
 MAN1 = $(TOOLS:%=man/%.1)
+# The perfgate command's own page (bin/perfgate, a script).
+MAN1 += man/perfgate.1
 MAN7 = man/perfgate.7
 
 .PHONY: all test check grade bench bench-gate bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
@@ -134,6 +136,7 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/perfgate
 	rm -rf $(DESTDIR)$(DATADIR)
 	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) $(DESTDIR)$(MANPREFIX)/man7/perfgate.7
+	rm -f $(DESTDIR)$(MANPREFIX)/man1/perfgate.1
 
 clean:
 	rm -f $(TOOLBIN) bin/*.tmp

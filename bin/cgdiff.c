@@ -174,8 +174,8 @@ load(struct side *s, const char *arg, const char *expect)
 
 		if (s->d.cmd == NULL || strncmp(s->d.cmd, expect, el) != 0 ||
 		    (s->d.cmd[el] != '\0' && s->d.cmd[el] != ' ')) {
-			warnmsg("%s:1: a dump of %s, not of %s", s->path, s->d.cmd ? s->d.cmd : "(no cmd: line)",
-			    expect);
+			warnmsg("%s:%zu: a dump of %s, not of %s", s->path, s->d.cmd ? s->d.cmdline : 1,
+			    s->d.cmd ? s->d.cmd : "(no cmd: line)", expect);
 			return 2;
 		}
 	}
@@ -188,11 +188,13 @@ load(struct side *s, const char *arg, const char *expect)
 		if (sp != NULL && parse_long(sp + 1, 1, 1000000000L, &n) == NULL)
 			s->calls = (double)n;
 		if (key != NULL && (sp == NULL || (size_t)(sp - k) != strlen(key) || strncmp(k, key, strlen(key)) != 0)) {
-			warnmsg("%s:1: the dump of %.*s, not of %s", s->path, sp ? (int)(sp - k) : (int)strlen(k), k, key);
+			warnmsg("%s:%zu: the dump of %.*s, not of %s", s->path, s->d.triggerline,
+			    sp ? (int)(sp - k) : (int)strlen(k), k, key);
 			return 2;
 		}
 	} else if (key != NULL) {
-		warnmsg("%s:1: not a dump of perfgate %s (its trigger is %s)", s->path, key, t ? t : "none");
+		warnmsg("%s:%zu: not a dump of perfgate %s (its trigger is %s)", s->path, t ? s->d.triggerline : 1, key,
+		    t ? t : "none");
 		return 2;
 	}
 	return 0;
@@ -214,6 +216,42 @@ static double
 incl_of(const struct side *s, long i)
 {
 	return i < 0 ? 0 : per(s, s->d.fn[i].incl[CG_IR]);
+}
+
+/*
+ * A function that each side has under another file only (a side's source
+ * copied under another name: kernels.c and s04.c) is one function when
+ * its name is found once among each side's unmatched ones. Returns the
+ * rows left.
+ */
+static size_t
+match_by_name(struct row *r, size_t nr)
+{
+	size_t i, j, k, n;
+	long hb, hh;
+
+	for (i = 0; i < nr; i++) {
+		if (r[i].h >= 0 || r[i].b < 0)
+			continue;
+		hb = hh = -1;
+		for (j = 0, n = 0; j < nr; j++)
+			if (j != i && strcmp(r[j].name, r[i].name) == 0) {
+				if (r[j].b < 0 && r[j].h >= 0)
+					hh = (long)j, n++;
+				else if (r[j].h < 0)
+					hb = (long)j;
+			}
+		if (n != 1 || hb >= 0)
+			continue;
+		r[i].h = r[hh].h;
+		r[i].file = r[hh].file;
+		for (k = (size_t)hh; k + 1 < nr; k++)
+			r[k] = r[k + 1];
+		nr--;
+		if ((size_t)hh < i)
+			i--;
+	}
+	return nr;
 }
 
 static int
@@ -372,14 +410,14 @@ table(const struct side *b, const struct side *h, const struct row *r, size_t nr
 	}
 	if (nr == 0)
 		return;
-	if (!b->d.lines || !h->d.lines) {
+	if (l == NULL) {
 		fprintf(stderr, "  lines of %s: none (a build without debug information: -g)\n", r[0].name);
 		return;
 	}
 	fprintf(stderr, "  lines of %s:", r[0].name);
-	for (k = 0; k < nl && (int)k < nlines; k++)
+	for (k = 0; k < nl && (int)k < nlines && l[k].h != l[k].b; k++)
 		fprintf(stderr, "%s %s:%lu %+.1f", k ? ";" : "", l[k].file, l[k].line, l[k].h - l[k].b);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", k == 0 ? " none changed" : "");
 }
 
 int
@@ -392,7 +430,7 @@ main(int argc, char *argv[])
 	struct lrow *l = NULL;
 	size_t nr = 0, nl = 0, i;
 	long n, nfn = 10, nlines = 5, j;
-	int c, moved, rc;
+	int c, moved, rc, lines = 0;
 
 	setargv0(argv[0]);
 	if (asks_version(argc, argv))
@@ -463,6 +501,7 @@ main(int argc, char *argv[])
 			r[nr].h = (long)i;
 			nr++;
 		}
+	nr = match_by_name(r, nr);
 	/* Functions that did nothing on either side (called, not counted) go. */
 	for (i = 0, n = 0; i < nr; i++) {
 		r[i].delta = self_of(&h, r[i].h, CG_IR) - self_of(&b, r[i].b, CG_IR);
@@ -475,6 +514,9 @@ main(int argc, char *argv[])
 	qsort(r, nr, sizeof *r, cmprow);
 	if (nr > 0)
 		l = top_lines(&b, &h, &r[0], &nl);
+	/* Lines are known where debug information gave the top function some. */
+	for (i = 0; i < nl && !lines; i++)
+		lines = l[i].line != 0;
 	bt = per(&b, b.d.total[CG_IR]);
 	ht = per(&h, h.d.total[CG_IR]);
 	bd = bt > 0 ? (ht - bt) / bt : (ht > 0 ? INFINITY : 0);
@@ -500,13 +542,13 @@ main(int argc, char *argv[])
 	jput_str(stdout, nr > 0 ? r[0].file : NULL);
 	put_num("base_calls", b.calls);
 	put_num("head_calls", h.calls);
-	printf(",\"lines\":%s,\"cache\":%s}\n", b.d.lines && h.d.lines ? "true" : "false",
+	printf(",\"lines\":%s,\"cache\":%s}\n", lines ? "true" : "false",
 	    b.d.cache && h.d.cache ? "true" : "false");
 	for (i = 0; i < nr; i++) {
 		put_fn(&b, &h, &r[i], 1, (int)i + 1);
 		put_fn(&b, &h, &r[i], 0, (int)i + 1);
 	}
-	for (i = 0; nr > 0 && b.d.lines && h.d.lines && i < nl; i++) {
+	for (i = 0; lines && i < nl; i++) {
 		put_head("line");
 		fputs(",\"function\":", stdout);
 		jput_str(stdout, r[0].name);
@@ -518,7 +560,7 @@ main(int argc, char *argv[])
 		put_num("delta_instr", l[i].h - l[i].b);
 		fputs(",\"self\":true}\n", stdout);
 	}
-	table(&b, &h, r, nr, l, nl, moved, eps, (int)nfn, (int)nlines);
+	table(&b, &h, r, nr, lines ? l : NULL, lines ? nl : 0, moved, eps, (int)nfn, (int)nlines);
 	free(l);
 	free(r);
 	cg_free(&b.d);

@@ -28,6 +28,7 @@ struct state {
 	struct cg_dump *d;
 	int started;		/* a body line was read */
 	int ended;		/* the totals line was read */
+	size_t line, totalsline;	/* the line being read, the totals line */
 	int nev, npos, linepos;	/* events, positions, which position is the line */
 	int kind[MAX_EVENTS];
 	unsigned long long sum[MAX_EVENTS], totals[MAX_EVENTS];
@@ -295,6 +296,7 @@ header(struct state *st, const char *key, size_t klen, const char *v, const char
 			if (st->ended)
 				return "a second totals line";
 			st->ended = 1;
+			st->totalsline = st->line;
 		}
 	} else if (memeq_str(key, klen, "version")) {
 		if (!memeq_str(v, (size_t)(end - v), "1"))
@@ -304,9 +306,11 @@ header(struct state *st, const char *key, size_t klen, const char *v, const char
 			end--;
 		free(d->cmd);
 		d->cmd = xmemdup(v, (size_t)(end - v));
+		d->cmdline = st->line;
 	} else if (memeq_str(key, klen, "desc") && end - v >= 9 && memcmp(v, "Trigger: ", 9) == 0) {
 		free(d->trigger);
 		d->trigger = xmemdup(v + 9, (size_t)(end - v - 9));
+		d->triggerline = st->line;
 	}
 	/* Other header lines (creator, pid, part, thread, desc) change nothing. */
 	return NULL;
@@ -460,7 +464,7 @@ cg_parse(const char *buf, size_t len, struct cg_dump *d, size_t *lineno)
 	st.ob = st.fl = st.fi = st.fn = st.cob = st.cfi = st.cfn = -1;
 	*lineno = 0;
 	while (why == NULL && p < end) {
-		++*lineno;
+		st.line = ++*lineno;
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL)
 			return "truncated: the last line has no newline";
@@ -505,8 +509,10 @@ cg_parse(const char *buf, size_t len, struct cg_dump *d, size_t *lineno)
 	if (!st.ended)
 		return "truncated: no totals line at the end";
 	for (i = 0; i < st.nev; i++)
-		if (st.sum[i] != st.totals[i])
+		if (st.sum[i] != st.totals[i]) {
+			*lineno = st.totalsline;
 			return "truncated or altered: its costs do not add up to its totals line";
+		}
 	for (i = 0; i < st.nev; i++)
 		if (st.kind[i] < CG_NSUM)
 			d->total[st.kind[i]] += st.totals[i];

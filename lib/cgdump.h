@@ -35,6 +35,7 @@ struct cg_line {
 struct cg_dump {
 	char *cmd;		/* the cmd: line, trimmed; NULL when none */
 	char *trigger;		/* the "desc: Trigger: " text; NULL when none */
+	size_t cmdline, triggerline;	/* the lines they are on */
 	int cache;		/* whether it counts cache misses */
 	int lines;		/* whether it has line numbers (debug information) */
 	unsigned long long total[CG_NSUM];

@@ -76,3 +76,7 @@ replay() {
 		[ "$status" -ne 0 ] || { echo "$f passes now: git mv it to tests/fuzz/crashes/$t/"; false; }
 	done
 }
+
+@test "fuzz: cgdiff (callgrind's dumps, lib/cgdump.c) passes every committed input" {
+	replay cgdiff
+}
