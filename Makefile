@@ -24,6 +24,8 @@ PERFGATE_VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget countof
+# The explanation of a regression (mk/explain.sh)
+TOOLS += cgdiff
 # make compare's own (mk/compare.mk)
 TOOLS += refjudge perfdoc
 TOOLS += plotrounds mergeshards noisesum
@@ -40,6 +42,8 @@ LIBOBJ = $(LIBSRC:%.c=$(OBJDIR)/%.o)
 LIBA = $(OBJDIR)/libperfgate.a
 HDR = $(wildcard lib/*.h) bench/sha256.h
 MAN1 = $(TOOLS:%=man/%.1)
+# The perfgate command's own page (bin/perfgate, a script).
+MAN1 += man/perfgate.1
 MAN7 = man/perfgate.7
 
 .PHONY: all test check grade bench bench-gate bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
@@ -122,7 +126,7 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
 	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh mk/store.sh mk/noise.sh mk/counts.mk $(DESTDIR)$(DATADIR)/
+	cp -f mk/gate.mk mk/gate.sh mk/store.sh mk/noise.sh mk/counts.mk mk/explain.sh $(DESTDIR)$(DATADIR)/
 	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
 	cp -f ci/perfgate-ci.sh mk/shard.sh $(DESTDIR)$(DATADIR)/
 	# bench/ is what a benchmark includes: installed whole.
@@ -145,6 +149,7 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/perfgate
 	rm -rf $(DESTDIR)$(DATADIR)
 	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) $(DESTDIR)$(MANPREFIX)/man7/perfgate.7
+	rm -f $(DESTDIR)$(MANPREFIX)/man1/perfgate.1
 	rm -f $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc)
 
 # A make value quoted for the shell: a PREFIX with blanks or quotes is one word.

@@ -145,6 +145,8 @@ GATE_BENCH ?= $(GATE_SIDE)/bench
 
 GATE_SH = sh $(GATE_MK_DIR)/gate.sh
 GATE_TOOLS = $(PERFGATE_BIN)/alternate $(PERFGATE_BIN)/minjson $(PERFGATE_BIN)/cmpbudget $(PERFGATE_BIN)/plotrounds
+# The explanation's (explain.sh).
+GATE_TOOLS += $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 
 gate_kind = $(if $(wildcard $(1)/.),tree,$(if $(wildcard $(1)),file,rev))
 # A revision's side is the directory of this Makefile within the export of
@@ -238,11 +240,27 @@ $(BUDGET):
 .PHONY: gate gate-clean noise FORCE
 FORCE:
 
+# After the verdict: why it regressed (mk/explain.sh: each regressed metric
+# run once more under callgrind, alone, and the two sides' functions
+# compared by cgdiff), unless GATE_EXPLAIN=off; `make explain` explains the
+# last gate again from what it kept. Then the gate's status: make's own for
+# `make gate`; through perfgate (GATE_STATUS set) a regression is an answer,
+# so the recipe ends well and make prints no "Error 1" of its own.
+GATE_EXPLAIN ?= on
+GATE_EXPLAIN_SH = sh $(GATE_MK_DIR)/explain.sh
+gate_explain_args = $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(GATE_LAYOUT_EPS)) $(call gate_q,$(GATE_COUNTS_TIMEOUT))
+gate_after = s=$$?; if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
+    $(GATE_EXPLAIN_SH) gate $(1) $(gate_explain_args); else rm -f $(GATEDIR)/explain.jsonl $(GATEDIR)/explain.txt; fi; \
+    if [ "$$s" = 1 ] && [ -n $(call gate_q,$(GATE_STATUS)) ]; then exit 0; fi; exit "$$s"
+explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
+	@$(GATE_EXPLAIN_SH) again last $(gate_explain_args)
+.PHONY: explain
+
 # GATE_MODE=counts or both: counts.mk has the gate.
 include $(GATE_MK_DIR)/counts.mk
 ifeq ($(GATE_MODE),time)
 gate: $(GATEDIR)/verdict.jsonl
-	@$(GATE_SH) report $(GATEDIR) $(call gate_q,$(GATE_STATUS))
+	@$(GATE_SH) report $(GATEDIR) $(call gate_q,$(GATE_STATUS)); $(call gate_after,time)
 endif
 
 # An A/A study: NOISE_GATES gates of HEAD against itself, to choose a

@@ -85,3 +85,7 @@ replay() {
 @test "fuzz: benchrec (the harnesses' readers, harness_scale10) passes every committed input" {
 	replay benchrec
 }
+
+@test "fuzz: cgdiff (callgrind's dumps, lib/cgdump.c) passes every committed input" {
+	replay cgdiff
+}

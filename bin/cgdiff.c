@@ -1,0 +1,569 @@
+/*
+ * cgdiff: compare two callgrind dumps of one benchmark metric, BASE's and
+ * HEAD's, function by function: which functions do more work, on which
+ * lines, with how many allocations; or that the work did not change.
+ * Functions are matched by name and the basename of their source file,
+ * since the two builds live in different directories. Writes records on
+ * standard output, a summary first and then, largest change first, one
+ * for each function's self and one for its inclusive counts, then the
+ * lines of the top function; the table on standard error.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgdump.h"
+#include "json.h"
+#include "util.h"
+#include "version.h"
+
+#define DUMP_PREFIX "callgrind.out."
+#define PERFGATE_TRIGGER "Client Request: perfgate "
+#define MAX_SUSPECTS 64
+
+/* One side: its dump, the file it came from, the calls it counted. */
+struct side {
+	const char *name;
+	char path[4096];
+	struct cg_dump d;
+	double calls;
+};
+
+/* One function across both sides; -1 where a side lacks it. */
+struct row {
+	const char *name, *file, *object;
+	long b, h;
+	double delta, work;	/* self instructions: head's less base's, the larger */
+};
+
+/* One source line of the top function across both sides. */
+struct lrow {
+	const char *file;
+	unsigned long line;
+	double b, h;
+};
+
+static const char *metric, *key;
+static const char *suspect[MAX_SUSPECTS];
+static int nsuspect;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-e eps] [-k key] [-l lines] [-m metric] [-n functions] [-s suspect] "
+	    "[-B command] [-H command] base head\n       %s -V\n", argv0, argv0);
+	exit(2);
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (fp == NULL)
+		return NULL;
+	do {
+		if (cap - n < 65536) {
+			cap = cap ? 2 * cap : 65536;
+			buf = xrealloc(buf, cap);
+		}
+		got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+	} while (got > 0);
+	if (ferror(fp)) {
+		fclose(fp);
+		free(buf);
+		return NULL;
+	}
+	fclose(fp);
+	*len = n;
+	return buf;
+}
+
+/* Whether buf holds the trigger line of key's dump, as bench.h writes it. */
+static int
+has_trigger(const char *buf, size_t len, const char *k)
+{
+	char want[512];
+	const char *p = buf, *end = buf + len, *nl;
+	size_t wl;
+
+	snprintf(want, sizeof want, "desc: Trigger: " PERFGATE_TRIGGER "%s ", k);
+	wl = strlen(want);
+	/* The header only: the trigger comes before the first cost. */
+	for (; p < end && *p != 'o' && *p != 'f'; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			break;
+		if ((size_t)(nl - p) > wl && memcmp(p, want, wl) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Find and read one side's dump: the file named, or in a directory the
+ * one whose trigger is key's. Returns 0, or 2 after a message.
+ */
+static int
+load(struct side *s, const char *arg, const char *expect)
+{
+	struct stat sb;
+	DIR *dp;
+	struct dirent *de;
+	char *buf = NULL;
+	const char *why, *t;
+	size_t len = 0, line;
+	int found = 0;
+
+	if (stat(arg, &sb) != 0) {
+		warnmsg("%s:", arg);
+		return 2;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		if (key == NULL) {
+			warnmsg("%s: a directory of dumps needs -k key", arg);
+			return 2;
+		}
+		if ((dp = opendir(arg)) == NULL) {
+			warnmsg("%s:", arg);
+			return 2;
+		}
+		while (!found && (de = readdir(dp)) != NULL) {
+			if (strncmp(de->d_name, DUMP_PREFIX, strlen(DUMP_PREFIX)) != 0)
+				continue;
+			snprintf(s->path, sizeof s->path, "%s/%s", arg, de->d_name);
+			free(buf);
+			if ((buf = slurp(s->path, &len)) == NULL) {
+				warnmsg("%s:", s->path);
+				closedir(dp);
+				return 2;
+			}
+			found = has_trigger(buf, len, key);
+		}
+		closedir(dp);
+		if (!found) {
+			free(buf);
+			warnmsg("%s: no dump of %s (no trigger \"perfgate %s\")", arg, key, key);
+			return 2;
+		}
+	} else {
+		snprintf(s->path, sizeof s->path, "%s", arg);
+		if ((buf = slurp(arg, &len)) == NULL) {
+			warnmsg("%s:", arg);
+			return 2;
+		}
+	}
+	why = cg_parse(buf, len, &s->d, &line);
+	free(buf);
+	if (why != NULL) {
+		warnmsg("%s:%zu: %s", s->path, line, why);
+		return 2;
+	}
+	/* The dump of another program, or of another metric, explains nothing. */
+	if (expect != NULL) {
+		size_t el = strlen(expect);
+
+		if (s->d.cmd == NULL || strncmp(s->d.cmd, expect, el) != 0 ||
+		    (s->d.cmd[el] != '\0' && s->d.cmd[el] != ' ')) {
+			warnmsg("%s:%zu: a dump of %s, not of %s", s->path, s->d.cmd ? s->d.cmdline : 1,
+			    s->d.cmd ? s->d.cmd : "(no cmd: line)", expect);
+			return 2;
+		}
+	}
+	s->calls = 1;
+	t = s->d.trigger;
+	if (t != NULL && strncmp(t, PERFGATE_TRIGGER, strlen(PERFGATE_TRIGGER)) == 0) {
+		const char *k = t + strlen(PERFGATE_TRIGGER), *sp = strchr(k, ' ');
+		long n;
+
+		if (sp != NULL && parse_long(sp + 1, 1, 1000000000L, &n) == NULL)
+			s->calls = (double)n;
+		if (key != NULL && (sp == NULL || (size_t)(sp - k) != strlen(key) || strncmp(k, key, strlen(key)) != 0)) {
+			warnmsg("%s:%zu: the dump of %.*s, not of %s", s->path, s->d.triggerline,
+			    sp ? (int)(sp - k) : (int)strlen(k), k, key);
+			return 2;
+		}
+	} else if (key != NULL) {
+		warnmsg("%s:%zu: not a dump of perfgate %s (its trigger is %s)", s->path, t ? s->d.triggerline : 1, key,
+		    t ? t : "none");
+		return 2;
+	}
+	return 0;
+}
+
+static double
+per(const struct side *s, unsigned long long v)
+{
+	return (double)v / s->calls;
+}
+
+static double
+self_of(const struct side *s, long i, int sum)
+{
+	return i < 0 ? 0 : per(s, s->d.fn[i].self[sum]);
+}
+
+static double
+incl_of(const struct side *s, long i)
+{
+	return i < 0 ? 0 : per(s, s->d.fn[i].incl[CG_IR]);
+}
+
+/*
+ * A function that each side has under another file only (a side's source
+ * copied under another name: kernels.c and s04.c) is one function when
+ * its name is found once among each side's unmatched ones. Returns the
+ * rows left.
+ */
+static size_t
+match_by_name(struct row *r, size_t nr)
+{
+	size_t i, j, k, n;
+	long hb, hh;
+
+	for (i = 0; i < nr; i++) {
+		if (r[i].h >= 0 || r[i].b < 0)
+			continue;
+		hb = hh = -1;
+		for (j = 0, n = 0; j < nr; j++)
+			if (j != i && strcmp(r[j].name, r[i].name) == 0) {
+				if (r[j].b < 0 && r[j].h >= 0)
+					hh = (long)j, n++;
+				else if (r[j].h < 0)
+					hb = (long)j;
+			}
+		if (n != 1 || hb >= 0)
+			continue;
+		r[i].h = r[hh].h;
+		r[i].file = r[hh].file;
+		for (k = (size_t)hh; k + 1 < nr; k++)
+			r[k] = r[k + 1];
+		nr--;
+		if ((size_t)hh < i)
+			i--;
+	}
+	return nr;
+}
+
+static int
+cmprow(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c;
+
+	if (fabs(x->delta) != fabs(y->delta))
+		return fabs(x->delta) < fabs(y->delta) ? 1 : -1;
+	/* Unchanged, the functions that do the most come first. */
+	if (x->work != y->work)
+		return x->work < y->work ? 1 : -1;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return strcmp(x->file, y->file);
+}
+
+static int
+cmplrow(const void *a, const void *b)
+{
+	const struct lrow *x = a, *y = b;
+	double dx = fabs(x->h - x->b), dy = fabs(y->h - y->b);
+	int c;
+
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	if ((c = strcmp(x->file, y->file)) != 0)
+		return c;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static void
+put_num(const char *k, double v)
+{
+	printf(",\"%s\":", k);
+	jput_double(stdout, 1, v);
+}
+
+/* The start of a record: its metric and kind. */
+static void
+put_head(const char *kind)
+{
+	fputs("{\"metric\":", stdout);
+	jput_str(stdout, metric);
+	printf(",\"kind\":\"%s\"", kind);
+}
+
+static void
+put_fn(const struct side *b, const struct side *h, const struct row *r, int self, int rank)
+{
+	double bv = self ? self_of(b, r->b, CG_IR) : incl_of(b, r->b);
+	double hv = self ? self_of(h, r->h, CG_IR) : incl_of(h, r->h);
+	int s;
+
+	put_head("function");
+	fputs(",\"function\":", stdout);
+	jput_str(stdout, r->name);
+	fputs(",\"file\":", stdout);
+	jput_str(stdout, r->file);
+	fputs(",\"object\":", stdout);
+	jput_str(stdout, r->object);
+	put_num("base_instr", bv);
+	put_num("head_instr", hv);
+	put_num("delta_instr", hv - bv);
+	printf(",\"self\":%s,\"rank\":%d", self ? "true" : "false", rank);
+	put_num("base_calls", r->b < 0 ? 0 : per(b, b->d.fn[r->b].calls));
+	put_num("head_calls", r->h < 0 ? 0 : per(h, h->d.fn[r->h].calls));
+	for (s = CG_L1; s <= CG_LL; s++) {
+		const char *name = s == CG_L1 ? "l1_misses" : "ll_misses";
+		char k[32];
+
+		if (!b->d.cache || !h->d.cache)
+			break;
+		snprintf(k, sizeof k, "base_%s", name);
+		put_num(k, self ? self_of(b, r->b, s) : (r->b < 0 ? 0 : per(b, b->d.fn[r->b].incl[s])));
+		snprintf(k, sizeof k, "head_%s", name);
+		put_num(k, self ? self_of(h, r->h, s) : (r->h < 0 ? 0 : per(h, h->d.fn[r->h].incl[s])));
+	}
+	puts("}");
+}
+
+/* The lines of the top function, both sides, by basename and number. */
+static struct lrow *
+top_lines(const struct side *b, const struct side *h, const struct row *top, size_t *n)
+{
+	struct lrow *l = NULL;
+	size_t nl = 0, cap = 0, i, j;
+	const struct side *s;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		long want = k == 0 ? top->b : top->h;
+
+		s = k == 0 ? b : h;
+		if (want < 0)
+			continue;
+		for (i = 0; i < s->d.capline; i++) {
+			const struct cg_line *cl = &s->d.line[i];
+
+			if (cl->file == NULL || cl->fn != (size_t)want)
+				continue;
+			for (j = 0; j < nl; j++)
+				if (l[j].line == cl->line && strcmp(l[j].file, cl->file) == 0)
+					break;
+			if (j == nl) {
+				if (nl == cap) {
+					cap = cap ? 2 * cap : 64;
+					l = xrealloc(l, cap * sizeof *l);
+				}
+				l[nl].file = cl->file;
+				l[nl].line = cl->line;
+				l[nl].b = l[nl].h = 0;
+				nl++;
+			}
+			*(k == 0 ? &l[j].b : &l[j].h) += per(s, cl->ir);
+		}
+	}
+	if (nl > 1)
+		qsort(l, nl, sizeof *l, cmplrow);
+	*n = nl;
+	return l;
+}
+
+static void
+table(const struct side *b, const struct side *h, const struct row *r, size_t nr, const struct lrow *l,
+    size_t nl, int moved, double eps, int nfn, int nlines)
+{
+	double bt = per(b, b->d.total[CG_IR]), ht = per(h, h->d.total[CG_IR]);
+	int cache = b->d.cache && h->d.cache, i;
+	size_t k;
+
+	fprintf(stderr, "explain %s:\n", metric);
+	for (i = 0; i < nsuspect; i++)
+		fprintf(stderr, "  suspect: %s\n", suspect[i]);
+	if (!moved)
+		fprintf(stderr, "  instructions did not move: %.1f -> %.1f a call (within %g): not more work;%s\n",
+		    bt, ht, eps, cache ? " the cache misses below, else code layout or the machine" :
+		    " memory access (GATE_COUNTS_FLAGS=-c for cache misses), code layout or the machine");
+	else
+		fprintf(stderr, "  instructions a call: %.1f -> %.1f (%+.1f %%)\n", bt, ht,
+		    bt > 0 ? 100 * (ht - bt) / bt : 0.0);
+	fprintf(stderr, "  %-28s %-16s %12s %12s %12s %12s", "function", "file", "self base", "self head",
+	    "Δ self", "Δ incl");
+	if (cache)
+		fprintf(stderr, " %10s %10s %10s %10s", "L1 base", "L1 head", "LL base", "LL head");
+	fputc('\n', stderr);
+	for (k = 0; k < nr && (int)k < nfn; k++) {
+		fprintf(stderr, "  %-28.28s %-16.16s %12.1f %12.1f %+12.1f %+12.1f", r[k].name, r[k].file,
+		    self_of(b, r[k].b, CG_IR), self_of(h, r[k].h, CG_IR), r[k].delta,
+		    incl_of(h, r[k].h) - incl_of(b, r[k].b));
+		if (cache)
+			fprintf(stderr, " %10.1f %10.1f %10.1f %10.1f", self_of(b, r[k].b, CG_L1),
+			    self_of(h, r[k].h, CG_L1), self_of(b, r[k].b, CG_LL), self_of(h, r[k].h, CG_LL));
+		fputc('\n', stderr);
+	}
+	if (nr == 0)
+		return;
+	if (l == NULL) {
+		fprintf(stderr, "  lines of %s: none (a build without debug information: -g)\n", r[0].name);
+		return;
+	}
+	fprintf(stderr, "  lines of %s:", r[0].name);
+	for (k = 0; k < nl && (int)k < nlines && l[k].h != l[k].b; k++)
+		fprintf(stderr, "%s %s:%lu %+.1f", k ? ";" : "", l[k].file, l[k].line, l[k].h - l[k].b);
+	fprintf(stderr, "%s\n", k == 0 ? " none changed" : "");
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct side b = { .name = "base" }, h = { .name = "head" };
+	const char *bexe = NULL, *hexe = NULL, *why;
+	double eps = 0.01, bt, ht, bd;
+	struct row *r;
+	struct lrow *l = NULL;
+	size_t nr = 0, nl = 0, i;
+	long n, nfn = 10, nlines = 5, j;
+	int c, moved, rc, lines = 0;
+
+	setargv0(argv[0]);
+	if (asks_version(argc, argv))
+		return print_version();
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":B:H:e:k:l:m:n:s:")) != -1) {
+		switch (c) {
+		case 'B':
+			bexe = optarg;
+			break;
+		case 'H':
+			hexe = optarg;
+			break;
+		case 'e':
+			if ((why = parse_double(optarg, 0, 1e6, &eps)) != NULL)
+				die("-e %s: %s (0 or more)", optarg, why);
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case 'l':
+			if ((why = parse_long(optarg, 0, 1000000, &nlines)) != NULL)
+				die("-l %s: %s (0 to 1000000)", optarg, why);
+			break;
+		case 'm':
+			metric = optarg;
+			break;
+		case 'n':
+			if ((why = parse_long(optarg, 0, 1000000, &nfn)) != NULL)
+				die("-n %s: %s (0 to 1000000)", optarg, why);
+			break;
+		case 's':
+			if (nsuspect == MAX_SUSPECTS)
+				die("-s: more than %d suspects", MAX_SUSPECTS);
+			suspect[nsuspect++] = optarg;
+			break;
+		default:
+			optionerror(c);
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 2)
+		usage();
+	if (metric == NULL)
+		metric = key != NULL ? key : "instr";
+	if ((rc = load(&b, argv[0], bexe)) != 0 || (rc = load(&h, argv[1], hexe)) != 0) {
+		cg_free(&b.d);
+		cg_free(&h.d);
+		return rc;
+	}
+	r = xmalloc((b.d.nfn + h.d.nfn + 1) * sizeof *r);
+	for (i = 0; i < b.d.nfn; i++) {
+		r[nr].name = b.d.fn[i].name;
+		r[nr].file = b.d.fn[i].file;
+		r[nr].object = b.d.fn[i].object;
+		r[nr].b = (long)i;
+		r[nr].h = cg_find(&h.d, b.d.fn[i].name, b.d.fn[i].file);
+		nr++;
+	}
+	for (i = 0; i < h.d.nfn; i++)
+		if (cg_find(&b.d, h.d.fn[i].name, h.d.fn[i].file) < 0) {
+			r[nr].name = h.d.fn[i].name;
+			r[nr].file = h.d.fn[i].file;
+			r[nr].object = h.d.fn[i].object;
+			r[nr].b = -1;
+			r[nr].h = (long)i;
+			nr++;
+		}
+	nr = match_by_name(r, nr);
+	/* Functions that did nothing on either side (called, not counted) go. */
+	for (i = 0, n = 0; i < nr; i++) {
+		r[i].delta = self_of(&h, r[i].h, CG_IR) - self_of(&b, r[i].b, CG_IR);
+		r[i].work = fmax(self_of(&h, r[i].h, CG_IR), self_of(&b, r[i].b, CG_IR));
+		if (self_of(&b, r[i].b, CG_IR) != 0 || self_of(&h, r[i].h, CG_IR) != 0 ||
+		    incl_of(&b, r[i].b) != 0 || incl_of(&h, r[i].h) != 0)
+			r[n++] = r[i];
+	}
+	nr = (size_t)n;
+	qsort(r, nr, sizeof *r, cmprow);
+	if (nr > 0)
+		l = top_lines(&b, &h, &r[0], &nl);
+	/* Lines are known where debug information gave the top function some. */
+	for (i = 0; i < nl && !lines; i++)
+		lines = l[i].line != 0;
+	bt = per(&b, b.d.total[CG_IR]);
+	ht = per(&h, h.d.total[CG_IR]);
+	bd = bt > 0 ? (ht - bt) / bt : (ht > 0 ? INFINITY : 0);
+	moved = !(fabs(bd) <= eps);
+
+	put_head("summary");
+	put_num("base_instr", bt);
+	put_num("head_instr", ht);
+	put_num("delta_instr", ht - bt);
+	fputs(",\"delta\":", stdout);
+	jput_double(stdout, isfinite(bd), bd);
+	printf(",\"moved\":%s", moved ? "true" : "false");
+	put_num("eps", eps);
+	fputs(",\"suspects\":[", stdout);
+	for (j = 0; j < nsuspect; j++) {
+		if (j)
+			putchar(',');
+		jput_str(stdout, suspect[j]);
+	}
+	fputs("],\"top\":", stdout);
+	jput_str(stdout, nr > 0 ? r[0].name : NULL);
+	fputs(",\"top_file\":", stdout);
+	jput_str(stdout, nr > 0 ? r[0].file : NULL);
+	put_num("base_calls", b.calls);
+	put_num("head_calls", h.calls);
+	printf(",\"lines\":%s,\"cache\":%s}\n", lines ? "true" : "false",
+	    b.d.cache && h.d.cache ? "true" : "false");
+	for (i = 0; i < nr; i++) {
+		put_fn(&b, &h, &r[i], 1, (int)i + 1);
+		put_fn(&b, &h, &r[i], 0, (int)i + 1);
+	}
+	for (i = 0; lines && i < nl; i++) {
+		put_head("line");
+		fputs(",\"function\":", stdout);
+		jput_str(stdout, r[0].name);
+		fputs(",\"file\":", stdout);
+		jput_str(stdout, l[i].file);
+		printf(",\"line\":%lu", l[i].line);
+		put_num("base_instr", l[i].b);
+		put_num("head_instr", l[i].h);
+		put_num("delta_instr", l[i].h - l[i].b);
+		fputs(",\"self\":true}\n", stdout);
+	}
+	table(&b, &h, r, nr, lines ? l : NULL, lines ? nl : 0, moved, eps, (int)nfn, (int)nlines);
+	free(l);
+	free(r);
+	cg_free(&b.d);
+	cg_free(&h.d);
+	return fshut(stdout, "stdout");
+}

@@ -1,0 +1,287 @@
+#!/bin/sh
+# explain.sh: why a gate regressed, gate.mk's step after the verdict.
+#
+#	explain.sh gate  MODE GATEDIR BINDIR EPS TIMEOUT
+#	explain.sh again last GATEDIR BINDIR EPS TIMEOUT	(make explain)
+#
+# MODE is the gate's (time, counts or both; last: whichever verdict in
+# GATEDIR was written last). For each metric its verdict calls regressed,
+# and each it names in layout_suspect, both sides run once more under
+# callgrind (countof -c, cache simulation on) for that metric's case alone
+# (BENCH_CASES), and cgdiff compares their functions; a metric that
+# regressed in counts mode is explained from the dumps the counts gate kept
+# (GATEDIR/counts/SIDE.dumps), at no cost. An ok gate runs none of this
+# (gate.mk calls it on a regression only). The dumps of each side and case
+# are kept in GATEDIR/explain/SIDE.CASE with the key they were made for,
+# so that `make explain` measures nothing that it has.
+#
+# Writes GATEDIR/explain.jsonl (cgdiff's records, every metric's), the
+# table GATEDIR/explain.txt, also on standard error, and a <details>
+# section at the end of the verdict's Markdown (GATEDIR/verdict.md, or
+# GATEDIR/counts/verdict.md). The suspects are what differs between the
+# two sides' identities (GATEDIR/base.key, head.key): compiler, flags,
+# build command, shared libraries. A metric that cannot be explained (a
+# dump cgdiff refuses, a run that fails) is said so in one line and in its
+# summary record ("explained":false, "error"); the verdict stands either
+# way. Exit 0, or 2 when nothing could be explained.
+
+nl='
+'
+
+json_str() {
+	printf '%s' "$1" | tr -d '\000-\037' | sed 's/\\/\\\\/g; s/"/\\"/g'
+}
+
+id_get() {
+	sed -n "s/^$2 //p" "$1" 2>/dev/null
+}
+
+# names LINE KEY: the strings of the first array KEY in the JSON line, one
+# a line (a metric's name holds no quote, comma or bracket: budget keys).
+names() {
+	printf '%s\n' "$1" | awk -v k="\"$2\":[" '{
+		i = index($0, k); if (i == 0) exit
+		s = substr($0, i + length(k)); s = substr(s, 1, index(s, "]") - 1)
+		n = split(s, a, ",")
+		for (j = 1; j <= n; j++) { gsub(/^"|"$/, "", a[j]); if (a[j] != "") print a[j] }
+	}'
+}
+
+# build_of SIDE: the side's build command, its own directory and file
+# (a source file's copy) read as $GATE_SIDE and $GATE_FILE, as gate.sh's
+# build digest reads it, so that two sides built alike show alike.
+build_of() {
+	awk -v side="$(cd "$dir" && pwd -P)/$1" -v file="$(id_get "$dir/$1.id" kind | sed 's/^file$/x/')" \
+	    -v value="$(cat "$dir/$1.value" 2>/dev/null)" '
+	/^build / {
+		s = substr($0, 7)
+		if (file == "x") { n = split(value, p, "/"); f = p[n] } else f = ""
+		out = ""
+		while ((i = index(s, side)) > 0) { out = out substr(s, 1, i - 1) "$GATE_SIDE"; s = substr(s, i + length(side)) }
+		s = out s
+		if (f != "") { out = ""; while ((i = index(s, "$GATE_SIDE/" f)) > 0) { out = out substr(s, 1, i - 1) "$GATE_SIDE/$GATE_FILE"; s = substr(s, i + 11 + length(f)) }; s = out s }
+		print s; exit
+	}' "$dir/$1.key"
+}
+
+# suspects: what differs between the sides' identities, one a line.
+suspects() {
+	b=$dir/base.key h=$dir/head.key
+	for k in cc_version cflags; do
+		bv=$(id_get "$b" "$k") hv=$(id_get "$h" "$k")
+		[ "$bv" = "$hv" ] && continue
+		case $k in
+		cc_version) echo "compiler: $bv -> $hv" ;;
+		cflags) echo "flags: $bv -> $hv" ;;
+		esac
+	done
+	bv=$(build_of base) hv=$(build_of head)
+	[ "$bv" = "$hv" ] || echo "build command: $bv -> $hv"
+	# Shared libraries by path: a digest that differs, or one side's only.
+	sed -n 's/^lib //p' "$b" | sort -k 2 > "$dir/explain.libs.base"
+	sed -n 's/^lib //p' "$h" | sort -k 2 > "$dir/explain.libs.head"
+	join -1 2 -2 2 -a 1 -a 2 -e - -o 0,1.1,2.1 "$dir/explain.libs.base" "$dir/explain.libs.head" |
+	while read -r path bd hd; do
+		if [ "$bd" = - ]; then echo "shared library: only head loads $path"
+		elif [ "$hd" = - ]; then echo "shared library: only base loads $path"
+		elif [ "$bd" != "$hd" ]; then echo "shared library: $path differs (sha256:$(printf '%s' "$bd" | cut -c1-16) -> sha256:$(printf '%s' "$hd" | cut -c1-16))"
+		fi
+	done
+	rm -f "$dir/explain.libs.base" "$dir/explain.libs.head"
+}
+
+# executable SIDE: what the side's benchmark runs, as its key says.
+executable() {
+	id_get "$dir/$1.key" run | sed 's/^[0-9a-f]* //'
+}
+
+# count SIDE CASE [-c]: GATEDIR/explain/SIDE.CASE (with -c, cache
+# simulation on: SIDE.CASE.c) holds the side's dumps of the case, made
+# again unless its key is the one they were made for.
+count() {
+	out=$dir/explain/$1.$2${3:+.c}
+	{
+		cat "$dir/$1.key"
+		printf 'case %s\ntimeout %s\nflags %s\n' "$2" "$timeout" "${3-}"
+	} > "$out.key.tmp"
+	if [ -d "$out" ] && cmp -s "$out.key.tmp" "$out.key"; then
+		rm -f "$out.key.tmp"
+		return 0
+	fi
+	rm -f "$out.key"
+	BENCH_CASES=$2 "$bin/countof" ${3-} -s "$1" -t "$timeout" -d "$out" \
+	    sh -c "$(cat "$dir/$1/bench.cmd")" > "$out.jsonl" 2> "$out.log" || {
+		rm -f "$out.key.tmp"
+		return 2
+	}
+	mv -f "$out.key.tmp" "$out.key"
+}
+
+# count_both CASE [-c]: both sides at once; sets bd, hd (the dumps'
+# directories), br, hr (the records), why (empty, or what failed).
+count_both() {
+	bd=$dir/explain/base.$1${2:+.c} hd=$dir/explain/head.$1${2:+.c} br=$bd.jsonl hr=$hd.jsonl
+	mkdir -p "$dir/explain"
+	count base "$@" & bp=$!
+	count head "$@" & hp=$!
+	wait "$bp" || why="base: $(grep '^countof: ' "$bd.log" | tail -n 1 | sed 's/^countof: //'); log in $bd.log"
+	wait "$hp" || why=${why:-"head: $(grep '^countof: ' "$hd.log" | tail -n 1 | sed 's/^countof: //'); log in $hd.log"}
+}
+
+# member FILE KEY: the number KEY of the record in FILE, as written.
+member() {
+	sed -n "s/^.*[{,]\"$2\":\(-\{0,1\}[0-9][0-9.eE+-]*\).*$/\1/p" "$1" 2>/dev/null | tail -n 1
+}
+
+# diff_one METRIC KEY: cgdiff on bd and hd into explain.rec and explain.one;
+# sets why on failure.
+diff_one() {
+	set -- -m "$1" -k "$2" -e "$eps"
+	be=$(executable base) he=$(executable head)
+	[ -n "$be" ] && set -- "$@" -B "$be"
+	[ -n "$he" ] && set -- "$@" -H "$he"
+	saved=$IFS
+	IFS=$nl
+	for s in $suspects; do
+		set -- "$@" -s "$s"
+	done
+	IFS=$saved
+	"$bin/cgdiff" "$@" "$bd" "$hd" > "$dir/explain.rec" 2> "$dir/explain.one" && return 0
+	why=$(grep '^cgdiff: ' "$dir/explain.one" | tail -n 1 | sed 's/^cgdiff: //')
+	return 2
+}
+
+# explain_one METRIC: cgdiff's records and table for one metric, appended
+# to the step's temporaries. The instructions come first, without cache
+# simulation (which costs callgrind twice the time); only when they did
+# not move are the sides run again with it, for the cache misses.
+explain_one() {
+	m=$1
+	case $m in
+	*_instr) key=$m ;;
+	*_alloc_bytes) key=${m%_alloc_bytes}_instr ;;
+	*_allocs) key=${m%_allocs}_instr ;;
+	*_l1_misses) key=${m%_l1_misses}_instr ;;
+	*_ll_misses) key=${m%_ll_misses}_instr ;;
+	*) key=${m%_ns}_instr ;;
+	esac
+	case=${key%_instr}
+	why=
+	if printf '%s\n' "$counted" | grep -qxF -- "$m" && [ -d "$dir/counts/base.dumps" ] && [ -d "$dir/counts/head.dumps" ]; then
+		bd=$dir/counts/base.dumps hd=$dir/counts/head.dumps br=$dir/counts/base.jsonl hr=$dir/counts/head.jsonl
+	else
+		echo "gate: explaining $m: base and head once under callgrind, $case alone" >&2
+		count_both "$case"
+	fi
+	[ -n "$why" ] || diff_one "$m" "$key"
+	if [ -z "$why" ] && grep -q '"kind":"summary".*"moved":false' "$dir/explain.rec" &&
+	    ! grep -q '"kind":"summary".*"cache":true' "$dir/explain.rec"; then
+		echo "gate: explaining $m: its instructions did not move; base and head again, with cache simulation" >&2
+		count_both "$case" -c
+		[ -n "$why" ] || diff_one "$m" "$key"
+	fi
+	if [ -n "$why" ]; then
+		rm -f "$dir/explain.rec" "$dir/explain.one"
+		printf 'explain %s: no explanation: %s\n' "$m" "$why" >> "$dir/explain.txt.tmp"
+		printf '{"metric":"%s","kind":"summary","explained":false,"error":"%s"}\n' "$(json_str "$m")" \
+		    "$(json_str "$why")" >> "$dir/explain.jsonl.tmp"
+		return
+	fi
+	cat "$dir/explain.rec" >> "$dir/explain.jsonl.tmp"
+	# One table a case: a second metric of it (sum_ns and sum_instr, or
+	# count_below_allocs) points to the first.
+	if printf '%s\n' "$tabled" | grep -qxF -- "$case"; then
+		printf 'explain %s: as %s above\n' "$m" "$(printf '%s\n' "$tabled_as" | sed -n "s/^$case //p")" >> "$dir/explain.txt.tmp"
+	else
+		tabled=$tabled$case$nl tabled_as=$tabled_as"$case $m"$nl
+		cat "$dir/explain.one" >> "$dir/explain.txt.tmp"
+		ba=$(member "$br" "${case}_allocs") ha=$(member "$hr" "${case}_allocs")
+		bb=$(member "$br" "${case}_alloc_bytes") hb=$(member "$hr" "${case}_alloc_bytes")
+		if [ "$ba" != "$ha" ] || [ "$bb" != "$hb" ]; then
+			printf '  allocations a call: %s -> %s, bytes a call: %s -> %s\n' "$ba" "$ha" "$bb" "$hb" >> "$dir/explain.txt.tmp"
+		fi
+	fi
+	explained=$((explained + 1))
+	rm -f "$dir/explain.rec" "$dir/explain.one"
+	ba=$(member "$br" "${case}_allocs") ha=$(member "$hr" "${case}_allocs")
+	bb=$(member "$br" "${case}_alloc_bytes") hb=$(member "$hr" "${case}_alloc_bytes")
+	if [ -n "$ba$ha" ] && { [ "$ba" != "$ha" ] || [ "$bb" != "$hb" ]; }; then
+		printf '{"metric":"%s","kind":"allocs","base_allocs":%s,"head_allocs":%s,"base_alloc_bytes":%s,"head_alloc_bytes":%s}\n' \
+		    "$(json_str "$m")" "${ba:-null}" "${ha:-null}" "${bb:-null}" "${hb:-null}" >> "$dir/explain.jsonl.tmp"
+	fi
+}
+
+# markdown FILE: the table as a <details> section at the end of FILE, in
+# place of the one an earlier explanation left there.
+markdown() {
+	md=$1
+	if [ -f "$md" ]; then
+		sed '/^<!-- perfgate explain -->$/,$d' "$md" > "$md.tmp"
+	else
+		: > "$md.tmp"
+	fi
+	{
+		printf '\n<!-- perfgate explain -->\n<details><summary>Why it regressed: %s</summary>\n\n<pre>\n' \
+		    "$(printf '%s' "$what" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g')"
+		sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' "$dir/explain.txt"
+		printf '</pre>\n</details>\n'
+	} >> "$md.tmp"
+	mv -f "$md.tmp" "$md"
+}
+
+step=$1 mode=$2 dir=$3 bin=$4 eps=$5 timeout=$6
+case $step in
+gate|again) ;;
+*) echo "explain.sh: unknown step $step" >&2; exit 2 ;;
+esac
+if [ "$mode" = last ]; then
+	mode=
+	for m in time counts both; do
+		case $m in
+		time) f=$dir/verdict.jsonl ;;
+		*) f=$dir/$m/verdict.jsonl ;;
+		esac
+		[ -f "$f" ] || continue
+		if [ -z "$mode" ] || [ "$f" -nt "$newest" ]; then mode=$m newest=$f; fi
+	done
+	[ -n "$mode" ] || { echo "explain: no gate in $dir to explain" >&2; exit 2; }
+fi
+case $mode in
+time) verdict=$dir/verdict.jsonl md=$dir/verdict.md ;;
+counts) verdict=$dir/counts/verdict.jsonl md=$dir/counts/verdict.md ;;
+both) verdict=$dir/both/verdict.jsonl md=$dir/verdict.md ;;
+*) echo "explain.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
+summary=$(tail -n 1 "$verdict" 2>/dev/null)
+metrics=$( { names "$summary" regressed; names "$summary" layout_suspect; } | awk '!seen[$0]++')
+# The metrics the counts gate judged regressed: their dumps are kept.
+counted=
+case $mode in
+counts) counted=$metrics ;;
+both) counted=$(names "$(tail -n 1 "$dir/counts/verdict.jsonl" 2>/dev/null)" regressed) ;;
+esac
+rm -f "$dir/explain.jsonl.tmp" "$dir/explain.txt.tmp"
+trap 'rm -f "$dir/explain.jsonl.tmp" "$dir/explain.txt.tmp" "$dir/explain.one" "$dir/explain.rec" "$md.tmp"; exit 130' INT TERM HUP
+if [ -z "$metrics" ]; then
+	echo "explain: the last gate in $dir ($mode) regressed nothing to explain" >&2
+	rm -f "$dir/explain.jsonl" "$dir/explain.txt"
+	exit 0
+fi
+suspects=$(suspects)
+explained=0 tabled= tabled_as=
+what=
+for m in $metrics; do
+	case $m in
+	*[!A-Za-z0-9_.-]*) printf 'explain: a metric named %s: not explained\n' "$m" >> "$dir/explain.txt.tmp"; continue ;;
+	esac
+	explain_one "$m"
+	what=${what:+$what, }$m
+done
+: >> "$dir/explain.jsonl.tmp"
+: >> "$dir/explain.txt.tmp"
+mv -f "$dir/explain.jsonl.tmp" "$dir/explain.jsonl"
+mv -f "$dir/explain.txt.tmp" "$dir/explain.txt"
+cat "$dir/explain.txt" >&2
+markdown "$md"
+[ "$explained" -gt 0 ] || exit 2
+exit 0

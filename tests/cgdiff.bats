@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# cgdiff and its reader of callgrind's dumps (lib/cgdump.c): two
+# hand-written dumps whose every count is known, the bad inputs it must
+# refuse, and the kata against a planted slowdown under countof, built with
+# and without debug information. Counts are exact: nothing here depends
+# on timing.
+
+load common
+
+D=$DATA/cgdiff
+
+setup_file() {
+	cd "$BATS_TEST_DIRNAME/.."
+	F=$BATS_FILE_TMPDIR
+	mkdir -p "$F/base" "$F/head" "$F/reorder"
+	patch -s -o "$F/head/kernels.c" kata/kernels.c < kata/slowdowns/s04-sum-one-accumulator.patch
+	patch -s -o "$F/reorder.c" kata/kernels.c < tests/data/countof/reorder.patch
+	cc -std=c11 -O2 -g -Ikata -Ibench -o "$F/base/bench" bench/bench.c kata/kernels.c -lm
+	cc -std=c11 -O2 -g -Ikata -Ibench -o "$F/head/bench" bench/bench.c "$F/head/kernels.c" -lm
+	cc -std=c11 -O2 -Ikata -Ibench -o "$F/reorder/bench" bench/bench.c "$F/reorder.c" -lm
+	cc -std=c11 -O2 -Ikata -Ibench -o "$F/kata" bench/bench.c kata/kernels.c -lm
+}
+
+setup() {
+	unset BENCH_CALLS BENCH_MODE BENCH_CASES
+	cd "$TOP"
+	F=$BATS_FILE_TMPDIR
+	T=$BATS_TEST_TMPDIR
+}
+
+@test "cgdiff rejects bad options in its own voice" {
+	bad_options cgdiff k
+	run -2 --separate-stderr cgdiff "$D/base.out"
+	[[ "${stderr_lines[0]}" == "usage: cgdiff "* ]]
+	run -2 --separate-stderr cgdiff -n x "$D/base.out" "$D/head.out"
+	[ "$stderr" = "cgdiff: -n x: not a whole number (0 to 1000000)" ]
+}
+
+@test "cgdiff usage is the man page SYNOPSIS" {
+	run -2 --separate-stderr cgdiff -Z
+	synopsis=$(mandoc -Tascii "$TOP/man/cgdiff.1" | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
+	    tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')
+	[ "$(printf '%s\n' "${stderr_lines[@]:1}" | sed 's/^usage: //' | tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')" = "$synopsis" ]
+}
+
+@test "cgdiff compares two dumps: a call's self and inclusive counts, largest change first, lines, cache misses" {
+	run -0 --separate-stderr cgdiff -k sum_instr -m sum_ns "$D/base.out" "$D/head.out"
+	[ "$output" = "$(cat "$D/expected.jsonl")" ]
+	[ "$stderr" = "$(cat "$D/expected.txt")" ]
+	# Divided by the trigger's 10 calls: kata_sum's own 950 and 3250.
+	[ "$(jq -c 'select(.kind == "function" and .self) | [.function, .file, .base_instr, .head_instr]' <<< "$output" | head -n 1)" = '["kata_sum","kernels.c",95,325]' ]
+	# Matched by name and file's basename across /build/base and /build/head.
+	[ "$(jq -r 'select(.kind == "function" and .function == "run_sum" and (.self | not)) | .delta_instr' <<< "$output")" = 210 ]
+	# The line of the change, an inlined header's line kept apart.
+	[ "$(jq -c 'select(.kind == "line") | [.file, .line, .delta_instr]' <<< "$output" | head -n 2 | tr '\n' ' ')" = '["kernels.c",41,230] ["inline.h",7,0] ' ]
+	# A function only one side has: the other side's counts are 0.
+	[ "$(jq -c 'select(.function == "memset" and .self) | [.head_instr, .base_calls, .head_calls]' <<< "$output")" = '[0,1,0]' ]
+	# A side's source under another name (HEAD=s04.c): matched by the name,
+	# found once among each side's unmatched functions.
+	sed 's|/build/head/kernels.c|/build/head/s04.c|' "$D/head.out" > "$T/renamed"
+	run -0 --separate-stderr cgdiff -k sum_instr "$D/base.out" "$T/renamed"
+	[ "$(jq -c 'select(.kind == "function" and .self) | [.function, .file, .base_instr, .head_instr]' <<< "$output" | head -n 1)" = '["kata_sum","s04.c",95,325]' ]
+}
+
+@test "cgdiff says first when instructions did not move, and the suspects before any function" {
+	run -0 --separate-stderr cgdiff -s 'compiler: cc 12 -> clang 14' "$D/base.out" "$D/base.out"
+	[ "$(head -n 1 <<< "$output" | jq -c '[.moved, .delta, .suspects]')" = '[false,0,["compiler: cc 12 -> clang 14"]]' ]
+	[ "${stderr_lines[1]}" = "  suspect: compiler: cc 12 -> clang 14" ]
+	[[ "${stderr_lines[2]}" == "  instructions did not move: 119.0 -> 119.0 a call (within 0.01): not more work; the cache misses below"* ]]
+	# Within -e: 119 -> 349 has not moved by a fraction 2.
+	run -0 --separate-stderr cgdiff -e 2 "$D/base.out" "$D/head.out"
+	[ "$(head -n 1 <<< "$output" | jq .moved)" = false ]
+}
+
+@test "cgdiff refuses a truncated dump, another tool's file, an altered one, another program's: file and line, exit 2" {
+	head -n 30 "$D/base.out" > "$T/truncated"
+	run -2 --separate-stderr cgdiff "$T/truncated" "$D/head.out"
+	[ "$stderr" = "cgdiff: $T/truncated:30: truncated: no totals line at the end" ]
+	[ "$output" = "" ]
+	head -c 400 "$D/base.out" > "$T/cut"
+	run -2 --separate-stderr cgdiff "$D/base.out" "$T/cut"
+	[[ "$stderr" == "cgdiff: $T/cut:"*": truncated: the last line has no newline" ]]
+	run -2 --separate-stderr cgdiff "$D/cachegrind.out" "$D/head.out"
+	[ "$stderr" = "cgdiff: $D/cachegrind.out:1: not a callgrind dump: its first line is not \"# callgrind format\" or \"version: 1\"" ]
+	sed 's/^totals: 1190/totals: 1191/' "$D/base.out" > "$T/altered"
+	run -2 --separate-stderr cgdiff "$T/altered" "$D/head.out"
+	[ "$stderr" = "cgdiff: $T/altered:46: truncated or altered: its costs do not add up to its totals line" ]
+	sed 's/^fn=(2) run_sum$/fn=(9)/' "$D/base.out" > "$T/garbled"
+	run -2 --separate-stderr cgdiff "$T/garbled" "$D/head.out"
+	[ "$stderr" = "cgdiff: $T/garbled:23: a compressed name used before it is named" ]
+	run -2 --separate-stderr cgdiff -B /build/head/bench "$D/base.out" "$D/head.out"
+	[ "$stderr" = "cgdiff: $D/base.out:5: a dump of /build/base/bench, not of /build/head/bench" ]
+	run -2 --separate-stderr cgdiff -k rmsnorm_instr "$D/base.out" "$D/head.out"
+	[ "$stderr" = "cgdiff: $D/base.out:8: the dump of sum_instr, not of rmsnorm_instr" ]
+	mkdir "$T/empty"
+	run -2 --separate-stderr cgdiff -k sum_instr "$T/empty" "$D/head.out"
+	[ "$stderr" = "cgdiff: $T/empty: no dump of sum_instr (no trigger \"perfgate sum_instr\")" ]
+	# A name is data: spaces, quotes, a leading dash.
+	cp "$D/base.out" "$T/-a \"b\"; \$c"
+	run -0 --separate-stderr cgdiff -m "x \"y\"" -- "$T/-a \"b\"; \$c" "$D/head.out"
+	[ "$(head -n 1 <<< "$output" | jq -r .metric)" = 'x "y"' ]
+}
+
+@test "cgdiff (cgdiff(1) EXAMPLES): the kata against one accumulator names kata_sum, kernels.c and the line" {
+	cd "$F"
+	rm -rf base.dumps head.dumps
+	countof -d base.dumps ./base/bench > base.jsonl
+	countof -d head.dumps ./head/bench > head.jsonl
+	run -0 --separate-stderr cgdiff -k sum_instr base.dumps head.dumps
+	[ "$(head -n 1 <<< "$output" | jq -c '[.top, .top_file, .moved, .lines, .head_instr == (input.sum_instr)]' - head.jsonl)" = '["kata_sum","kernels.c",true,true,true]' ]
+	[ "$(head -n 1 <<< "$output" | jq .base_instr)" = "$(jq .sum_instr base.jsonl)" ]
+	# The line that changed most is in kernels.c, and it gained.
+	jq -s -e 'map(select(.kind == "line" and .file == "kernels.c" and .delta_instr > 10000)) | length > 0' <<< "$output" > /dev/null
+	[[ "${stderr_lines[-1]}" == "  lines of kata_sum: kernels.c:"* ]]
+	rm -rf base.dumps head.dumps
+	countof -c -d base.dumps ./base/bench > base.jsonl
+	countof -c -d head.dumps ./head/bench > head.jsonl
+	run -0 --separate-stderr cgdiff -k sum_instr base.dumps head.dumps
+	[ "$(head -n 1 <<< "$output" | jq -c '[.top, .cache]')" = '["kata_sum",true]' ]
+	jq -s -e 'map(select(.kind == "function") | has("base_l1_misses") and has("head_ll_misses")) | all' <<< "$output" > /dev/null
+	rm -rf base.dumps head.dumps
+}
+
+@test "cgdiff: the kata with its functions reordered did not move, every function the same, no lines without -g" {
+	countof -c -d "$T/a" "$F/kata" > /dev/null
+	countof -c -d "$T/b" "$F/reorder/bench" > /dev/null
+	for k in matmul sum rmsnorm count_below; do
+		run -0 --separate-stderr cgdiff -k ${k}_instr "$T/a" "$T/b"
+		[ "$(head -n 1 <<< "$output" | jq -c '[.moved, .delta_instr, .lines]')" = '[false,0,false]' ]
+		[ "$(jq -s '[.[] | select(.kind == "function") | .delta_instr] | all(. == 0)' <<< "$output")" = true ]
+		[[ "${stderr_lines[1]}" == "  instructions did not move:"* ]]
+		[[ "${stderr_lines[-1]}" == *"none (a build without debug information: -g)" ]]
+	done
+}
