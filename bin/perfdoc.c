@@ -24,6 +24,8 @@ static struct buf runmeta;
 static char **sidename;
 static struct buf *sidemeta;
 static size_t nside;
+/* -S: why the cases of -C without a row were not measured (NULL: not told). */
+static const char *stopwhy;
 
 static struct buf *
 sidebuf(const char *name, size_t len)
@@ -159,6 +161,28 @@ samefields(const char *what, const char *oldraw, size_t oldlen, const char *newr
 	jrecord_free(&n);
 }
 
+/*
+ * The row of a case of -C that no row file holds: deferred, and why only
+ * as far as perfdoc was told (-S): it cannot know that a gate closed.
+ */
+static void
+missingrow(struct buf *b, const char *c)
+{
+	struct buf why = { 0 };
+
+	buf_puts(b, "{\"case\":");
+	buf_str(b, c);
+	buf_printf(&why, "%s_ns", c);
+	buf_puts(b, ",\"metric\":");
+	buf_str(b, why.p);
+	why.n = 0;
+	buf_printf(&why, "not measured: %s", stopwhy != NULL ? stopwhy : "no row was given for this case");
+	buf_printf(b, ",\"valid\":false,\"deferred\":\"%s\",\"error\":", stopwhy != NULL ? "stopped" : "missing");
+	buf_str(b, why.p);
+	buf_puts(b, ",\"rounds\":0,\"retries\":0}");
+	free(why.p);
+}
+
 /* -o: write the document from rows (and with -r, an earlier one's rows). */
 static int
 writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfiles)
@@ -236,10 +260,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		if (text == NULL) {
 			struct buf b = { 0 };
 
-			buf_puts(&b, "{\"case\":");
-			buf_str(&b, c);
-			buf_printf(&b, ",\"metric\":\"%s_ns\",\"valid\":false,\"deferred\":\"stopped\","
-			    "\"error\":\"not measured: the load gate stayed closed before this row\",\"rounds\":0}", c);
+			missingrow(&b, c);
 			text = b.p;
 		}
 		for (j = 0; j < nrows && strcmp(rowcase[j], c) != 0; j++)
@@ -312,7 +333,7 @@ done:
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-r old.json]"
+	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-r old.json] [-S why]"
 	    " [-A side:key=value] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
 	    "       %s -t | -q | -c table.md | -d dir perf.json\n"
 	    "       %s -V\n", argv0, argv0, argv0);
@@ -333,7 +354,7 @@ main(int argc, char *argv[])
 		return print_version();
 	opts = xmalloc((size_t)argc * 2 * sizeof *opts);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":A:c:C:d:J:m:n:o:qr:s:t")) != -1) {
+	while ((c = getopt(argc, argv, ":A:c:C:d:J:m:n:o:qr:s:S:t")) != -1) {
 		switch (c) {
 		case 'A': case 'J': case 'm': case 'n':
 			opts[nopts++] = c == 'A' ? "A" : c == 'J' ? "J" : c == 'm' ? "m" : "n";
@@ -358,6 +379,9 @@ main(int argc, char *argv[])
 			break;
 		case 'r':
 			old = optarg;
+			break;
+		case 'S':
+			stopwhy = optarg;
 			break;
 		case 's':
 			for (p = strtok(optarg, ","); p != NULL; p = strtok(NULL, ",")) {

@@ -48,13 +48,46 @@ else
 	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
 fi
 
+# worktree_changes: what the work tree holds that HEAD does not, content
+# included: the diff of the tracked files, then every untracked file's
+# SHA-256 and name. The document, its table and the build directory are
+# left out, so that a run's own output never makes the next one differ.
+worktree_changes() {
+	top=$(git rev-parse --show-toplevel 2>/dev/null) || return 0
+	set --
+	for p in "$doc" "$COMPARE_TABLE" "$dir"; do
+		a=$(realpath -m -- "$p") || return 1
+		case $a in
+		"$top"/*) set -- "$@" ":(top,exclude,literal)${a#"$top"/}" ;;
+		esac
+	done
+	(cd "$top" && git diff --binary HEAD -- . "$@" &&
+	    git ls-files -o --exclude-standard -z -- . "$@" | xargs -0 -r sha256sum --)
+}
+
+# The rounds of a row: with three sides or more, whole periods of the
+# Williams design (alternate would round them up too; the document says
+# how many there were).
+rounds=$COMPARE_ROUNDS
+case $rounds in
+''|*[!0-9]*|0*) say "COMPARE_ROUNDS=$rounds: not a whole number of rounds above 0"; exit 2 ;;
+esac
+set -- $COMPARE_SIDES
+if [ $# -ge 3 ]; then
+	period=$(( $# % 2 == 0 ? $# : 2 * $# ))
+	if [ $((rounds % period)) -ne 0 ]; then
+		rounds=$(( (rounds / period + 1) * period ))
+		say "COMPARE_ROUNDS=$COMPARE_ROUNDS rounded up to $rounds: whole Williams periods of $# sides"
+	fi
+fi
+
 # What describes the run and every side, for perfdoc.
 commit=$(git rev-parse HEAD 2>/dev/null) || commit=none
-dirty=$( { git diff HEAD -- . ":(exclude)$doc" ":(exclude)$COMPARE_TABLE" 2>/dev/null
-	git ls-files -o --exclude-standard 2>/dev/null; } | sha256sum | cut -c1-64)
+worktree_changes > "$dir/changes" || { say "cannot list the work tree's changes"; exit 2; }
+dirty=$(sha256sum < "$dir/changes" | cut -c1-64)
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
     -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
-    -n "rounds=$COMPARE_ROUNDS" -m "gauge=$gauge" -n "maxload=$maxload"
+    -n "rounds=$rounds" -m "gauge=$gauge" -n "maxload=$maxload"
 list=
 for s in $COMPARE_SIDES; do
 	list=${list:+$list,}$s
@@ -96,7 +129,7 @@ run_row() {
 	done
 	# shellcheck disable=SC2086
 	BENCH_CASES=$c BENCH_SHA256=1 "$bin/alternate" -ds -c "$COMPARE_CPU" -T 1 $gate \
-	    -L "$COMPARE_WAIT" -R "$COMPARE_RETRIES" -r "$COMPARE_ROUNDS" \
+	    -L "$COMPARE_WAIT" -R "$COMPARE_RETRIES" -r "$rounds" \
 	    -t "$COMPARE_TIMEOUT" -o "$runs" "$@"
 }
 
@@ -104,10 +137,10 @@ stopped=0 rows=
 for c in $cases; do
 	[ $stopped = 1 ] && continue
 	runs=$dir/rows/$c.jsonl stats=
-	say "row $c: $COMPARE_ROUNDS rounds of $list"
+	say "row $c: $rounds rounds of $list"
 	if run_row "$c"; then
 		stats=$dir/rows/$c.stats
-		"$bin/minjson" -s q1,median,q3 -x round,slot,load,pressure,threads,discarded \
+		"$bin/minjson" -s q1,median,q3 -x round,slot,load,pressure,threads,discarded,load_before,pressure_before \
 		    "$runs" > "$stats" || exit 2
 	fi
 	"$bin/refjudge" -c "$c" -s "$list" "$runs" $stats > "$dir/rows/$c.row"
@@ -119,11 +152,16 @@ for c in $cases; do
 	rows="$rows $dir/rows/$c.row"
 done
 
+# The cases after a closed gate have no row: perfdoc is told why.
+[ $stopped = 1 ] && set -- -S "the load gate stayed closed before this row" "$@"
 # shellcheck disable=SC2086
 "$bin/perfdoc" -o "$doc" $resume -s "$list" -C "$cases" "$@" $rows || exit 2
 "$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
 deferred=$("$bin/perfdoc" -q "$doc") || exit 2
 if [ -n "$deferred" ]; then
+	say "wrote $doc and $COMPARE_TABLE, partial"
+	# An incomplete document is not a success: 2, the rows kept.
 	say "partial: deferred $(echo $deferred | sed 's/ /, /g'); make compare RESUME=1 measures them again"
+	exit 2
 fi
 say "wrote $doc and $COMPARE_TABLE"

@@ -27,10 +27,19 @@ write() {
 		and .sides == {"kata":{"version":"cc 12"},"plain":{"version":"cc 12"},
 			"numpy":{"numpy":"1.24.2","openblas_coretype":null}}
 		and ([.rows[] | [.case, .valid, .deferred]] ==
-			[["sum",true,null],["matmul",false,"retries"],["rmsnorm",false,"stopped"]])' perf.json
+			[["sum",true,null],["matmul",false,"retries"],["rmsnorm",false,"missing"]])' perf.json
+	# A case never asked for is not said to have met a closed gate.
+	[ "$(jq -r '.rows[2].error' perf.json)" = "not measured: no row was given for this case" ]
 	# One member a line, one row a line.
 	[ "$(wc -l <perf.json)" -eq 13 ]
 	[ "$(sed -n 10p perf.json)" = "$(cat "$P/sum.row")," ]
+}
+
+@test "perfdoc: -S says why the cases without a row were not measured" {
+	echo '{}' >numpy.json
+	run -0 --separate-stderr write -S "the load gate stayed closed before this row" "$P/sum.row"
+	[ "$(jq -c '.rows[2] | [.deferred, .error]' perf.json)" = \
+	    '["stopped","not measured: the load gate stayed closed before this row"]' ]
 }
 
 @test "perfdoc: no valid row writes nothing" {
@@ -82,6 +91,34 @@ write() {
 	head -n 5 "$P/table.md" >table.md
 	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
 	[ "${stderr_lines[0]}" = "perfdoc: table.md:6: not what $P/perf.json generates (make compare-table writes it)" ]
+}
+
+@test "perfdoc: -t heads a row by the verdicts: a tie is never called slower" {
+	sed 's/"ratio":1.105263157894737,"verdict":"slower"/"ratio":1.105263157894737,"verdict":"tie"/' "$P/perf.json" >perf.json
+	run -0 --separate-stderr perfdoc -t perf.json
+	[[ $output == *"| 0.206 faster | 1.11 tie | tie with numpy (1.11x) |"* ]]
+	# Slower than one reference and tied with a faster one: slower than the first.
+	sed 's/"ratio":0.20588235294117646,"verdict":"faster"/"ratio":1.05,"verdict":"slower"/; s/"verdict":"slower"}\]/"verdict":"tie"}]/' \
+	    "$P/perf.json" >perf.json
+	run -0 --separate-stderr perfdoc -t perf.json
+	[[ $output == *"| 1.05 slower | 1.11 tie | 1.05x slower than plain |"* ]]
+}
+
+@test "perfdoc: -c says what differs at the end of a table: a line too many, a missing newline" {
+	cp "$P/table.md" table.md
+	echo >>table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[0]}" = "perfdoc: table.md:19: not what $P/perf.json generates (make compare-table writes it)" ]
+	[ "${stderr_lines[1]}" = "  expected: (end of file)" ]
+	[ "${stderr_lines[2]}" = "  found:    (an empty line)" ]
+	head -c -1 "$P/table.md" >table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[0]}" = "perfdoc: table.md:18: not what $P/perf.json generates (make compare-table writes it)" ]
+	[ "${stderr_lines[1]}" != "${stderr_lines[2]/found:   /expected:}" ]
+	[[ ${stderr_lines[2]} == *" (no newline at the end of the file)" ]]
+	head -n 17 "$P/table.md" >table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[2]}" = "  found:    (end of file)" ]
 }
 
 @test "perfdoc: -d drafts the valid rows slower than a reference, titled against it" {
