@@ -25,10 +25,49 @@ side_var() {
 	eval "printf '%s' \"\${COMPARE_${2}_$1-}\""
 }
 
+# impl_counts FILE: the implementation's allocations a call, every case of
+# $cases in one run of bench.h's counts mode (no timing, no valgrind), its
+# output into FILE; nothing with COMPARE_ALLOCS=0.
+impl_counts() {
+	[ "${COMPARE_ALLOCS:-1}" = 0 ] && return 0
+	out=$1
+	set -- $COMPARE_SIDES
+	cmd=$(side_var "$1" CMD)
+	[ -n "$cmd" ] || { say "side $1: COMPARE_CMD_$1 is empty"; exit 2; }
+	# shellcheck disable=SC2086
+	BENCH_MODE=counts BENCH_CASES=$(echo $cases | tr ' ' ',') sh -c "exec $cmd" > "$out" ||
+	    { say "side $1: counting its allocations (BENCH_MODE=counts) failed"; exit 2; }
+	counts="-a"
+}
+
+# worst A B: the status of two checks together: 2 over 1 over 0.
+worst() {
+	if [ "$1" -ge 2 ] || [ "$2" -ge 2 ]; then echo 2; elif [ "$1" = 1 ] || [ "$2" = 1 ]; then echo 1; else echo 0; fi
+}
+
+mode=${1:-compare}
 rm -rf "$dir/rows"
 mkdir -p "$dir/rows" "$(dirname "$doc")" || exit 2
+cases=$COMPARE_CASES resume= counts=
 
-cases=$COMPARE_CASES resume=
+# make compare-ci: nothing timed. The table is what the document renders,
+# the implementation's allocations a call are those it records, and every
+# public function of COMPARE_HEADER has a case or an exemption.
+if [ "$mode" = ci ]; then
+	[ -f "$doc" ] || { say "compare-ci: no $doc: make compare writes it"; exit 2; }
+	rc=0
+	"$bin/perfdoc" -c "$COMPARE_TABLE" "$doc" || rc=$(worst $rc $?)
+	if [ "${COMPARE_ALLOCS:-1}" != 0 ]; then
+		impl_counts "$dir/ci-counts.out"
+		"$bin/perfdoc" -k "$dir/ci-counts.out" -C "$cases" "$doc" || rc=$(worst $rc $?)
+	fi
+	if [ -n "${COMPARE_HEADER-}" ]; then
+		"$bin/perfdoc" -p "$COMPARE_HEADER" -e "$COMPARE_EXEMPT" "$doc" || rc=$(worst $rc $?)
+	fi
+	[ $rc = 0 ] && say "compare-ci: $COMPARE_TABLE, the allocations and ${COMPARE_HEADER:-the cases} agree with $doc"
+	exit $rc
+fi
+
 if [ "${RESUME:-0}" = 1 ]; then
 	[ -f "$doc" ] || { say "RESUME=1: no $doc to resume"; exit 2; }
 	cases=$("$bin/perfdoc" -q "$doc") || exit 2
@@ -36,7 +75,7 @@ if [ "${RESUME:-0}" = 1 ]; then
 		say "$doc has no deferred row: nothing to resume"
 		exit 0
 	fi
-	resume="-r $doc"
+	resume=1
 fi
 
 # The load gate: CPU pressure where the kernel has it (or a test fakes it),
@@ -114,11 +153,26 @@ for s in $COMPARE_SIDES; do
 	fi
 done
 
+# make compare-allocs: the allocations recorded, nothing timed; every
+# row kept (deferred when its timings are of another run), a new case a
+# deferred row.
+if [ "$mode" = allocs ]; then
+	impl_counts "$dir/counts.out"
+	[ -n "$counts" ] || { say "compare-allocs: COMPARE_ALLOCS=0: nothing to record"; exit 2; }
+	[ -f "$doc" ] && set -- -r "$doc" "$@"
+	"$bin/perfdoc" -o "$doc" -K -a "$dir/counts.out" -s "$list" -C "$cases" "$@" || exit 2
+	"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+	say "wrote the allocations of $cases into $doc, and $COMPARE_TABLE"
+	exit 0
+fi
+
 # A resume that could not be merged is refused before anything is measured.
 if [ -n "$resume" ]; then
-	# shellcheck disable=SC2086
-	"$bin/perfdoc" -o "$dir/resume-check.json" $resume -s "$list" -C "" "$@" || exit 2
+	"$bin/perfdoc" -o "$dir/resume-check.json" -r "$doc" -s "$list" -C "" "$@" || exit 2
 fi
+
+# The implementation's allocations, counted once before the rows are timed.
+impl_counts "$dir/counts.out"
 
 # run_row CASE: the case's rounds over every side into $dir/rows/CASE.jsonl.
 run_row() {
@@ -159,8 +213,10 @@ done
 
 # The cases after a closed gate have no row: perfdoc is told why.
 [ $stopped = 1 ] && set -- -S "the load gate stayed closed before this row" "$@"
+[ -n "$resume" ] && set -- -r "$doc" "$@"
+[ -n "$counts" ] && set -- -a "$dir/counts.out" "$@"
 # shellcheck disable=SC2086
-"$bin/perfdoc" -o "$doc" $resume -s "$list" -C "$cases" "$@" $rows || exit 2
+"$bin/perfdoc" -o "$doc" -s "$list" -C "$cases" "$@" $rows || exit 2
 "$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
 deferred=$("$bin/perfdoc" -q "$doc") || exit 2
 if [ -n "$deferred" ]; then

@@ -250,3 +250,57 @@ gitproject() {
 @test "compare: the committed table is what the committed document generates" {
 	run -0 --separate-stderr perfdoc -c "$TOP/docs/perf-table.md" "$TOP/docs/perf.json"
 }
+
+@test "compare: make compare records the implementation's allocations a call; compare-ci passes on them" {
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare
+	[ "$(jq -c '[.rows[] | [.allocs, .alloc_bytes]]' docs/perf.json)" = '[[2,32],[2,32],[2,32]]' ]
+	# Nothing timed: the sides are not run, only the implementation counted.
+	rm -f calls
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-ci
+	[ ! -e calls ]
+	[[ $stderr == *"compare-ci: docs/perf-table.md, the allocations and the cases agree with docs/perf.json"* ]]
+}
+
+@test "compare: compare-ci fails on an added allocation, and on a removed one until it is recorded" {
+	run -0 --separate-stderr fake compare
+	FAKE_ALLOCS=1 run -2 --separate-stderr fake compare-ci
+	[[ $stderr == *"perfdoc: row alpha: 1 allocations a call, 0 in perf.json: more than recorded, a regression"* ]]
+	FAKE_ALLOCS=3 run -0 --separate-stderr fake compare-allocs
+	FAKE_ALLOCS=2 run -2 --separate-stderr fake compare-ci
+	[[ $stderr == *"perfdoc: row beta: 2 allocations a call, 3 in perf.json: fewer than recorded; record them: make compare-allocs"* ]]
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-allocs
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-ci
+}
+
+@test "compare: compare-allocs keeps the rows' timings, and a new case becomes a deferred row" {
+	run -0 --separate-stderr fake compare
+	alpha=$(jq -c '.rows[0].sides' docs/perf.json)
+	FAKE_ALLOCS=1 run -0 --separate-stderr fake compare-allocs COMPARE_CASES='alpha beta gamma delta'
+	[ "$(jq -c '[.rows[] | [.case, .valid, .deferred, .allocs]]' docs/perf.json)" = \
+	    '[["alpha",true,null,1],["beta",true,null,1],["gamma",true,null,1],["delta",false,"missing",1]]' ]
+	[ "$(jq -c '.rows[0].sides' docs/perf.json)" = "$alpha" ]
+	run -0 --separate-stderr fake compare-check
+	# CI now wants delta timed no more than it wants it counted: its allocations are there.
+	FAKE_ALLOCS=1 run -0 --separate-stderr fake compare-ci COMPARE_CASES='alpha beta gamma delta'
+	# A case perf.json has never heard of fails CI until compare-allocs adds it.
+	FAKE_ALLOCS=1 run -2 --separate-stderr fake compare-ci COMPARE_CASES='alpha beta gamma delta epsilon'
+	[[ $stderr == *"perfdoc: row epsilon: not in docs/perf.json: make compare-allocs adds it"* ]]
+}
+
+@test "compare: compare-ci wants a case or an exemption for every public function of COMPARE_HEADER" {
+	run -0 --separate-stderr fake compare
+	printf '/* the API */\nint impl_alpha(const char *s);\nvoid impl_beta(void), gamma(int);\n' >api.h
+	run -0 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
+	# A new public function without a case.
+	printf 'int impl_delta(void);\n' >>api.h
+	run -2 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
+	[[ $stderr == *"perfdoc: api.h:4: impl_delta has no case in docs/perf.json and no line in docs/perf-exempt.md"* ]]
+	# Exempt, with a reason: passes.
+	mkdir -p docs
+	printf '# Not benchmarked\n\n- `impl_delta`: a constant, nothing to time\n' >docs/perf-exempt.md
+	run -0 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
+	# An exemption that names nothing public is refused too.
+	printf -- '- `impl_gone`: removed last year\n' >>docs/perf-exempt.md
+	run -2 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
+	[[ $stderr == *"perfdoc: docs/perf-exempt.md:4: impl_gone is not a public function of api.h"* ]]
+}

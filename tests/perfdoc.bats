@@ -151,6 +151,73 @@ rmsnorm" ]
 	[[ $stderr == "perfdoc: perf.json: "* ]]
 }
 
+@test "perfdoc: -k checks the implementation's allocations a call against the document's" {
+	sed 's/"headline_ratio":1.105263157894737}/"headline_ratio":1.105263157894737,"allocs":2,"alloc_bytes":64}/' "$P/perf.json" >perf.json
+	echo '{"sum_allocs":2,"sum_alloc_bytes":64}' >counts.out
+	run -0 --separate-stderr perfdoc -k counts.out -C sum perf.json
+	printf 'some output\n{"sum_allocs":2.5,"sum_alloc_bytes":64}\n\n' >counts.out
+	run -1 --separate-stderr perfdoc -k counts.out -C sum perf.json
+	[ "$stderr" = "perfdoc: row sum: 2.5 allocations a call, 2 in perf.json: more than recorded, a regression" ]
+	echo '{"sum_allocs":2,"sum_alloc_bytes":32}' >counts.out
+	run -1 --separate-stderr perfdoc -k counts.out -C sum perf.json
+	[ "$stderr" = "perfdoc: row sum: 32 bytes allocated a call, 64 in perf.json: fewer than recorded; record them: make compare-allocs" ]
+	# A row without a count, a case without a row, a line without a count.
+	echo '{"sum_allocs":2,"matmul_allocs":0,"nope_allocs":0}' >counts.out
+	run -1 --separate-stderr perfdoc -k counts.out -C sum,matmul,nope perf.json
+	[ "${stderr_lines[0]}" = "perfdoc: row matmul: perf.json records no allocations a call: make compare-allocs records them" ]
+	[ "${stderr_lines[1]}" = "perfdoc: row nope: not in perf.json: make compare-allocs adds it" ]
+	run -2 --separate-stderr perfdoc -k counts.out -C rmsnorm perf.json
+	[ "$stderr" = "perfdoc: counts.out: no rmsnorm_allocs: the implementation counted no allocations (bench.h's counts mode, on glibc)" ]
+}
+
+@test "perfdoc: -p: every public function has a case or an exemption; bad lines are exit 2 with file:line" {
+	mkdir "my \"api\"; \$x"
+	h="my \"api\"; \$x/-api.h"
+	cat >"$h" <<-'EOF'
+	#ifndef API_H
+	#define API_H \
+		1
+	#ifdef __cplusplus
+	extern "C" {
+	#endif
+	/* kata_sum(x) in a comment is no declaration; "kata_x(" in a string neither */
+	typedef int (*kata_cb)(int);
+	struct kata_s { int (*kata_member)(void); const char *name; };
+	static inline int kata_helper(int x) { return x; }
+	extern int kata_count;
+	float kata_sum(const float *x, int n), kata_matmul(void);
+	__attribute__((cold)) void kata_rmsnorm(void);
+	int kata_exempted(const char *s);
+	#ifdef __cplusplus
+	}
+	#endif
+	#endif
+	EOF
+	printf '# Exempt\n\nProse, and a `name` in it.\n\n- `kata_exempted`: only a wrapper\n' >ex.md
+	run -0 --separate-stderr perfdoc -p "$h" -e ex.md "$P/perf.json"
+	[ -z "$stderr" ]
+	# No exemptions file: nothing is exempt.
+	run -1 --separate-stderr perfdoc -p "$h" -e none.md "$P/perf.json"
+	[ "$stderr" = "perfdoc: $h:14: kata_exempted has no case in $P/perf.json and no line in none.md" ]
+	for bad in '- kata_exempted: no backquotes' '- `kata_exempted`:' '- `kata exempted`: a space' '  - `kata_exempted`: indented' '* `kata_exempted`: a star'; do
+		printf '# Exempt\n%s\n' "$bad" >ex.md
+		run -2 --separate-stderr perfdoc -p "$h" -e ex.md "$P/perf.json"
+		[ "$stderr" = 'perfdoc: ex.md:2: not an exemption: expected - `name`: reason' ]
+	done
+	printf 'int kata_sum(int x;\n' >bad.h
+	run -2 --separate-stderr perfdoc -p bad.h "$P/perf.json"
+	[ "$stderr" = "perfdoc: bad.h:1: '(' that is never closed" ]
+	printf 'int kata_sum(void);\nthis is not C\n' >bad.h
+	run -2 --separate-stderr perfdoc -p bad.h "$P/perf.json"
+	[ "$stderr" = "perfdoc: bad.h:2: a declaration without its ';'" ]
+	printf 'int kata_sum(void);\n}\n' >bad.h
+	run -2 --separate-stderr perfdoc -p bad.h "$P/perf.json"
+	[ "$stderr" = "perfdoc: bad.h:2: '}' closes nothing" ]
+	printf '/* never closed\n' >bad.h
+	run -2 --separate-stderr perfdoc -p bad.h "$P/perf.json"
+	[ "$stderr" = "perfdoc: bad.h:1: a comment that does not end" ]
+}
+
 @test "perfdoc: usage errors are exit 2" {
 	bad_options perfdoc o
 	run -2 --separate-stderr perfdoc -t
