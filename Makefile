@@ -119,7 +119,7 @@ warnings:
 test-san: deps
 	@sh tests/sanitize.sh
 
-test: deps all check lint-man warnings compare-check
+test: deps all check lint-man warnings compare-ci
 	@sh tests/run.sh tests/*.bats
 
 install: all

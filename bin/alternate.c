@@ -53,7 +53,7 @@ struct side {
 static const char *const ownkeys[] = {
 	"side", "round", "slot", "load", "pressure", "threads",
 	"error", "status", "signal", "timed_out", "stderr", "deferred", "gate",
-	"maxload", "waited_s", "retries", "discarded"
+	"maxload", "waited_s", "retries", "discarded", "load_before", "pressure_before"
 };
 
 static struct side *sides;
@@ -70,6 +70,8 @@ static long maxthreads;		/* -T: 0, threads not watched */
 static int strings;		/* -s: string members pass through */
 static int notediscards;	/* -d: records say how often their round was discarded */
 static long discards;		/* how often the running round was discarded */
+static double before;		/* what the gate read before the running round */
+static long retried;		/* the retries used so far, for a record of deferral */
 
 /* A round's records, held until the round has passed the load gate. */
 static struct buf held;
@@ -262,7 +264,8 @@ runside(const struct side *s, long round, size_t slot)
 		if (jfield_is(f, "side") || jfield_is(f, "round") || jfield_is(f, "slot") || jfield_is(f, "load") ||
 		    (gauges.pressurepath != NULL && jfield_is(f, "pressure")) ||
 		    (maxthreads > 0 && jfield_is(f, "threads")) ||
-		    (notediscards && maxload > 0 && jfield_is(f, "discarded"))) {
+		    (notediscards && maxload > 0 && (jfield_is(f, "discarded") ||
+		    jfield_is(f, "load_before") || jfield_is(f, "pressure_before")))) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
@@ -285,8 +288,12 @@ runside(const struct side *s, long round, size_t slot)
 	}
 	if (maxthreads > 0)
 		buf_printf(&held, ",\"threads\":%d", res.threads);
-	if (notediscards && maxload > 0)
+	if (notediscards && maxload > 0) {
 		buf_printf(&held, ",\"discarded\":%ld", discards);
+		/* The read that opened the gate for this round: load before, not after. */
+		fmt_double(num, before);
+		buf_printf(&held, ",\"%s_before\":%s", gauges.pressurepath != NULL ? "pressure" : "load", num);
+	}
 	for (i = 0; i < m.n; i++) {
 		const struct jfield *f = &m.field[i];
 
@@ -328,9 +335,13 @@ deferred(long round, const char *how, double gauge, double n)
 	progress_erase(&prog);
 	warnmsg("%s", msg);
 	held.n = 0;
-	buf_printf(&held, "{\"error\":\"%s\",\"deferred\":true,\"round\":%ld,\"gate\":\"%s\",\"%s\":%s,\"maxload\":%s,\"%s\":%s}\n",
+	buf_printf(&held, "{\"error\":\"%s\",\"deferred\":true,\"round\":%ld,\"gate\":\"%s\",\"%s\":%s,\"maxload\":%s,\"%s\":%s",
 	    msg, round, how, gauges.pressurepath != NULL ? "pressure" : "load", gbuf, mbuf,
 	    strcmp(how, "wait") == 0 ? "waited_s" : "retries", nbuf);
+	/* A wait, too, says how many retries the run had used. */
+	if (strcmp(how, "wait") == 0)
+		buf_printf(&held, ",\"retries\":%ld", retried);
+	buf_puts(&held, "}\n");
 	rflush();
 	exit(2);
 }
@@ -344,7 +355,7 @@ gatewait(long round, long shown_round, long rounds)
 	struct timespec ts;
 
 	start = progress_now();
-	while ((load = readgauge()) >= maxload) {
+	while ((before = load = readgauge()) >= maxload) {
 		waited = progress_now() - start;
 		if (waited >= maxwait)
 			deferred(round, "wait", load, maxwait);
@@ -454,7 +465,7 @@ main(int argc, char *argv[])
 	char **members;
 	double load = 0;
 	size_t *order, i, slot, nmembers = 0;
-	int c, pressure = 0;
+	int c, pressure = 0, numbered = 0;
 
 	setargv0(argv[0]);
 	if (asks_version(argc, argv))
@@ -487,6 +498,7 @@ main(int argc, char *argv[])
 		case 'n':
 			if ((err = parse_long(optarg, 1, 1000000000, &first)) != NULL)
 				die("-n %s: %s", optarg, err);
+			numbered = 1;
 			break;
 		case 'o':
 			outpath = optarg;
@@ -527,6 +539,18 @@ main(int argc, char *argv[])
 		addside(argv[i]);
 	for (i = 0; i < nmembers; i++)
 		addmember(members[i]);
+	/*
+	 * With three sides or more the orders are rows of a Williams design,
+	 * balanced only over whole periods: a run is made whole, and says so.
+	 * A block of a longer run (-n) is its caller's to balance.
+	 */
+	if (!numbered && nsides >= 3 && rounds % (long)williams_rows(nsides) != 0) {
+		long period = (long)williams_rows(nsides), whole = (rounds / period + 1) * period;
+
+		warnmsg("-r %ld rounded up to %ld: a Williams design of %zu sides balances over whole periods of %ld rounds",
+		    rounds, whole, nsides, period);
+		rounds = whole;
+	}
 	free(members);
 	order = xmalloc(nsides * sizeof *order);
 
@@ -580,7 +604,7 @@ main(int argc, char *argv[])
 			held.n = 0;
 			if (used == retries)
 				deferred(round, "retries", load, (double)retries);
-			used++;
+			retried = ++used;
 			prog.total += (long)nsides;
 			fmt_double(lbuf, load);
 			fmt_double(gbuf, maxload);

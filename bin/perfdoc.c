@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "perfci.h"
 #include "perfjson.h"
 #include "perftable.h"
 #include "util.h"
@@ -24,6 +25,13 @@ static struct buf runmeta;
 static char **sidename;
 static struct buf *sidemeta;
 static size_t nside;
+/* -S: why the cases of -C without a row were not measured (NULL: not told). */
+static const char *stopwhy;
+/* -a: the implementation's counts-mode line; -K: keep the old rows, allocations only. */
+static const char *countspath;
+static int keeprows;
+/* Whether the earlier document describes another run (with -K, not refused). */
+static int olddiffers;
 
 static struct buf *
 sidebuf(const char *name, size_t len)
@@ -128,7 +136,10 @@ machine(struct buf *b)
 	free(model);
 }
 
-/* Refuse to resume old when an object member differs from new's. */
+/*
+ * Refuse to resume old when an object member differs from new's; with -K
+ * only note that it does (olddiffers).
+ */
 static void
 samefields(const char *what, const char *oldraw, size_t oldlen, const char *newraw,
     size_t newlen, const char *skip)
@@ -149,6 +160,10 @@ samefields(const char *what, const char *oldraw, size_t oldlen, const char *newr
 		if (g != NULL && (i >= o.n ||
 		    (g->rawlen == f->rawlen && memcmp(g->raw, f->raw, f->rawlen) == 0)))
 			continue;
+		if (keeprows) {
+			olddiffers = 1;
+			break;
+		}
 		buf_printf(&b, "%s.%.*s differs: was ", what, (int)f->keylen, f->key);
 		doc_quoted(&b, i < o.n ? f : g);
 		buf_puts(&b, ", now ");
@@ -159,12 +174,34 @@ samefields(const char *what, const char *oldraw, size_t oldlen, const char *newr
 	jrecord_free(&n);
 }
 
+/*
+ * The row of a case of -C that no row file holds: deferred, and why only
+ * as far as perfdoc was told (-S): it cannot know that a gate closed.
+ */
+static void
+missingrow(struct buf *b, const char *c)
+{
+	struct buf why = { 0 };
+
+	buf_puts(b, "{\"case\":");
+	buf_str(b, c);
+	buf_printf(&why, "%s_ns", c);
+	buf_puts(b, ",\"metric\":");
+	buf_str(b, why.p);
+	why.n = 0;
+	buf_printf(&why, "not measured: %s", stopwhy != NULL ? stopwhy : "no row was given for this case");
+	buf_printf(b, ",\"valid\":false,\"deferred\":\"%s\",\"error\":", stopwhy != NULL ? "stopped" : "missing");
+	buf_str(b, why.p);
+	buf_puts(b, ",\"rounds\":0,\"retries\":0}");
+	free(why.p);
+}
+
 /* -o: write the document from rows (and with -r, an earlier one's rows). */
 static int
 writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfiles)
 {
 	struct buf doc = { 0 }, mach = { 0 }, sides = { 0 }, run = { 0 }, rows = { 0 };
-	struct jrecord r = { 0 }, top = { 0 };
+	struct jrecord r = { 0 }, top = { 0 }, counts = { 0 };
 	struct doc od = { 0 };
 	const struct jfield *f;
 	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp;
@@ -172,6 +209,8 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	int k, rc;
 	FILE *fp;
 
+	if (countspath != NULL)
+		ci_read_counts(countspath, &counts);
 	machine(&mach);
 	buf_puts(&run, "{");
 	buf_add(&run, runmeta.p ? runmeta.p : "", runmeta.n);
@@ -201,9 +240,12 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 			jparse(f->raw, f->rawlen, &os);
 			g = jget(&os, top.field[i].key, top.field[i].keylen);
 			snprintf(what, sizeof what, "sides.%.*s", (int)top.field[i].keylen, top.field[i].key);
-			if (g == NULL)
+			if (g == NULL && keeprows)
+				olddiffers = 1;
+			else if (g == NULL)
 				die("resume refused: side %.*s is new", (int)top.field[i].keylen, top.field[i].key);
-			samefields(what, g->raw, g->rawlen, top.field[i].raw, top.field[i].rawlen, NULL);
+			else
+				samefields(what, g->raw, g->rawlen, top.field[i].raw, top.field[i].rawlen, NULL);
 			jrecord_free(&os);
 		}
 		for (i = 0; i < od.nrows; i++) {
@@ -233,17 +275,24 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 				free(tmp);
 			}
 		}
+		for (j = 0; j < nrows && strcmp(rowcase[j], c) != 0; j++)
+			;
+		if (text == NULL && keeprows && j < nrows) {
+			/* -K: the old row stays, timings and all; untimed when of another run. */
+			jparse(rowtext[j], strlen(rowtext[j]), &r);
+			text = olddiffers && doc_valid(&r) ? ci_row_untimed(rowtext[j]) : xstrdup(rowtext[j]);
+		}
 		if (text == NULL) {
 			struct buf b = { 0 };
 
-			buf_puts(&b, "{\"case\":");
-			buf_str(&b, c);
-			buf_printf(&b, ",\"metric\":\"%s_ns\",\"valid\":false,\"deferred\":\"stopped\","
-			    "\"error\":\"not measured: the load gate stayed closed before this row\",\"rounds\":0}", c);
+			missingrow(&b, c);
 			text = b.p;
 		}
-		for (j = 0; j < nrows && strcmp(rowcase[j], c) != 0; j++)
-			;
+		if (counts.n > 0) {
+			tmp = ci_row_allocs(text, &counts);
+			free(text);
+			text = tmp;
+		}
 		if (j == nrows) {
 			rowtext = xrealloc(rowtext, (nrows + 1) * sizeof *rowtext);
 			rowcase = xrealloc(rowcase, (nrows + 1) * sizeof *rowcase);
@@ -262,7 +311,8 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		accuracy += jget(&r, "accuracy", 8) != NULL;
 		buf_printf(&rows, "%s%s", i ? ",\n" : "", rowtext[i]);
 	}
-	if (valid == 0) {
+	/* Allocations only (-K) time nothing: its document may have no valid row. */
+	if (valid == 0 && !keeprows) {
 		warnmsg("no row was measured: %s not written", out);
 		rc = 2;
 		goto done;
@@ -306,6 +356,7 @@ done:
 	free(rows.p);
 	jrecord_free(&r);
 	jrecord_free(&top);
+	jrecord_free(&counts);
 	if (old != NULL)
 		doc_free(&od);
 	return rc;
@@ -314,10 +365,12 @@ done:
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-r old.json]"
-	    " [-A side:key=value] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
+	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-K] [-a counts.json] [-r old.json]"
+	    " [-S why] [-A side:key=value] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
 	    "       %s -t | -q | -c table.md | -d dir perf.json\n"
-	    "       %s -V\n", argv0, argv0, argv0);
+	    "       %s -k counts.json [-C cases] perf.json\n"
+	    "       %s -p header.h [-e exempt.md] perf.json\n"
+	    "       %s -V\n", argv0, argv0, argv0, argv0, argv0);
 	exit(2);
 }
 
@@ -325,6 +378,8 @@ int
 main(int argc, char *argv[])
 {
 	const char *out = NULL, *old = NULL, *checkpath = NULL, *draftdir = NULL;
+	const char *headerpath = NULL, *exemptpath = "docs/perf-exempt.md";
+	struct jrecord counts = { 0 };
 	char *cases = NULL, *p, **opts;
 	int c, mode = 0, nopts = 0, i;
 	struct buf b = { 0 };
@@ -335,7 +390,7 @@ main(int argc, char *argv[])
 		return print_version();
 	opts = xmalloc((size_t)argc * 2 * sizeof *opts);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":A:c:C:d:J:m:n:o:qr:s:t")) != -1) {
+	while ((c = getopt(argc, argv, ":a:A:c:C:d:e:J:k:Km:n:o:p:qr:s:S:t")) != -1) {
 		switch (c) {
 		case 'A': case 'J': case 'm': case 'n':
 			opts[nopts++] = c == 'A' ? "A" : c == 'J' ? "J" : c == 'm' ? "m" : "n";
@@ -360,6 +415,26 @@ main(int argc, char *argv[])
 			break;
 		case 'r':
 			old = optarg;
+			break;
+		case 'S':
+			stopwhy = optarg;
+			break;
+		case 'a':
+			countspath = optarg;
+			break;
+		case 'e':
+			exemptpath = optarg;
+			break;
+		case 'k':
+			countspath = optarg;
+			mode = c;
+			break;
+		case 'K':
+			keeprows = 1;
+			break;
+		case 'p':
+			headerpath = optarg;
+			mode = c;
 			break;
 		case 's':
 			for (p = strtok(optarg, ","); p != NULL; p = strtok(NULL, ",")) {
@@ -416,6 +491,25 @@ main(int argc, char *argv[])
 	case 'd':
 		table_drafts(draftdir, &d);
 		break;
+	case 'k':
+		ci_read_counts(countspath, &counts);
+		if (cases == NULL) {
+			for (i = 0; i < (int)d.nrows; i++) {
+				p = doc_str(&d.rows[i], "case", d.path);
+				buf_printf(&b, "%s%s", i ? "," : "", p);
+				free(p);
+			}
+			cases = b.p ? b.p : "";
+		}
+		c = ci_check_allocs(countspath, &counts, cases, &d);
+		jrecord_free(&counts);
+		free(b.p);
+		doc_free(&d);
+		return c;
+	case 'p':
+		c = ci_check_public(headerpath, exemptpath, &d);
+		doc_free(&d);
+		return c;
 	}
 	free(b.p);
 	doc_free(&d);

@@ -34,6 +34,7 @@ struct round {
 	long round;
 	char *gauge;		/* the highest gauge read in the round, raw */
 	double gv;
+	char *before;		/* what the gate read before the round, raw */
 	long discarded;
 };
 
@@ -44,6 +45,7 @@ static size_t nsides;
 static struct round *rounds;
 static size_t nrounds;
 static const char *gaugekey = "load";
+static long gateretries = -1;	/* a deferral's retries used; -1: none said */
 
 static char *
 dupraw(const struct jfield *f)
@@ -100,6 +102,8 @@ takerun(const struct jrecord *r, char **deferred, char **error)
 		*error = dupraw(f);
 		if ((g = get(r, "gate")) != NULL && g->type == J_STRING)
 			*deferred = dupraw(g);
+		if ((g = get(r, "retries")) != NULL && g->type == J_NUMBER)
+			gateretries = (long)g->num;
 		return NULL;
 	}
 	if ((f = get(r, "side")) == NULL || f->type != J_STRING)
@@ -136,6 +140,9 @@ takerun(const struct jrecord *r, char **deferred, char **error)
 	}
 	if ((f = get(r, "discarded")) != NULL && f->type == J_NUMBER && (long)f->num > rd->discarded)
 		rd->discarded = (long)f->num;
+	if (((f = get(r, "pressure_before")) != NULL || (f = get(r, "load_before")) != NULL) &&
+	    f->type == J_NUMBER && rd->before == NULL)
+		rd->before = dupraw(f);
 	return NULL;
 }
 
@@ -213,12 +220,43 @@ addsides(char *list)
 		die("-s: an implementation and at least one reference");
 }
 
+/* The retries the row used: the rounds' discards, or all a deferral says. */
+static long
+retries_used(void)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < nrounds; i++)
+		n += rounds[i].discarded;
+	return gateretries > n ? gateretries : n;
+}
+
+/* ,"gauge":[after each round],"gauge_before":[before each round], when read. */
+static void
+gauges_out(void)
+{
+	size_t i;
+
+	printf(",\"%s\":[", gaugekey);
+	for (i = 0; i < nrounds; i++)
+		printf("%s%s", i ? "," : "", rounds[i].gauge ? rounds[i].gauge : "null");
+	putchar(']');
+	for (i = 0; i < nrounds && rounds[i].before == NULL; i++)
+		;
+	if (i == nrounds)
+		return;
+	printf(",\"%s_before\":[", gaugekey);
+	for (i = 0; i < nrounds; i++)
+		printf("%s%s", i ? "," : "", rounds[i].before ? rounds[i].before : "null");
+	putchar(']');
+}
+
 /* The row of a valid case. */
 static void
 writerow(void)
 {
 	struct rside *impl = &sides[0], *fast = &sides[0];
-	long retries = 0;
 	size_t i;
 
 	for (i = 0; i < nsides; i++) {
@@ -232,14 +270,11 @@ writerow(void)
 		if (sides[i].qv[1] < fast->qv[1])
 			fast = &sides[i];
 	}
-	for (i = 0; i < nrounds; i++)
-		retries += rounds[i].discarded;
 	printf("{\"case\":\"%s\",\"metric\":\"%s\",\"valid\":true,\"input_sha256\":\"%s\","
-	    "\"rounds\":%zu,\"retries\":%ld,\"gauge\":\"%s\",\"%s\":[",
-	    casename, metric, impl->digest, nrounds, retries, gaugekey, gaugekey);
-	for (i = 0; i < nrounds; i++)
-		printf("%s%s", i ? "," : "", rounds[i].gauge ? rounds[i].gauge : "null");
-	fputs("],\"sides\":[", stdout);
+	    "\"rounds\":%zu,\"retries\":%ld,\"gauge\":\"%s\"",
+	    casename, metric, impl->digest, nrounds, retries_used(), gaugekey);
+	gauges_out();
+	fputs(",\"sides\":[", stdout);
 	for (i = 0; i < nsides; i++) {
 		printf("%s{\"side\":\"%s\",\"n\":%ld,\"q1\":%s,\"median\":%s,\"q3\":%s",
 		    i ? "," : "", sides[i].name, sides[i].n, sides[i].q[0], sides[i].q[1], sides[i].q[2]);
@@ -305,11 +340,13 @@ main(int argc, char *argv[])
 	if (deferred != NULL) {
 		warnmsg("row %s deferred: %s", casename, error);
 		printf("{\"case\":\"%s\",\"metric\":\"%s\",\"valid\":false,\"deferred\":\"%s\","
-		    "\"error\":\"%s\",\"rounds\":%zu}\n", casename, metric, deferred, error, nrounds);
-		if (fshut(stdout, "<stdout>") != 0)
-			return 2;
-		/* 3: the gate did not open; the rows after this one need not try. */
-		c = strcmp(deferred, "wait") == 0 ? 3 : 1;
+		    "\"error\":\"%s\",\"rounds\":%zu,\"retries\":%ld}\n", casename, metric, deferred, error,
+		    nrounds, retries_used());
+		/*
+		 * 1 for either deferral: "deferred" says which, and with
+		 * "wait" (the gate did not open) the rows after need not try.
+		 */
+		c = fshut(stdout, "<stdout>") != 0 ? 2 : 1;
 		free(deferred);
 		free(error);
 		return c;

@@ -25,6 +25,41 @@ table_ns(struct buf *b, double v)
 		buf_printf(b, "%.4g", v);
 }
 
+/*
+ * The headline of a valid row, by the verdicts' rule, never by the ratio
+ * alone: slower than the fastest reference it is slower than; else a tie
+ * with the fastest reference it ties with; else the fastest.
+ */
+static void
+table_headline(struct buf *b, const struct jrecord *row, const char *where)
+{
+	struct items it = { 0 };
+	char *v, *best[2] = { NULL, NULL };
+	double ratio, bestr[2] = { 0, 0 };
+	int k;
+
+	for (doc_items_open(&it, row, "references", where); doc_items_next(&it, where); ) {
+		v = doc_str(&it.r, "verdict", where);
+		ratio = doc_num(&it.r, "ratio", where);
+		k = strcmp(v, "slower") == 0 ? 0 : strcmp(v, "tie") == 0 ? 1 : -1;
+		if (k >= 0 && (best[k] == NULL || ratio > bestr[k])) {
+			free(best[k]);
+			best[k] = doc_str(&it.r, "reference", where);
+			bestr[k] = ratio;
+		}
+		free(v);
+	}
+	if (best[0] != NULL)
+		buf_printf(b, " %.3gx slower than %s", bestr[0], best[0]);
+	else if (best[1] != NULL)
+		buf_printf(b, " tie with %s (%.3gx)", best[1], bestr[1]);
+	else
+		buf_puts(b, " fastest");
+	free(best[0]);
+	free(best[1]);
+	jrecord_free(&it.r);
+}
+
 /* The table's line for one row. */
 static void
 table_row(struct buf *b, const struct jrecord *row, size_t nsides, const char *where)
@@ -58,12 +93,8 @@ table_row(struct buf *b, const struct jrecord *row, size_t nsides, const char *w
 		buf_printf(b, " %.3g %s |", doc_num(&it.r, "ratio", where), s);
 		free(s);
 	}
-	s = doc_str(row, "fastest", where);
-	if (doc_num(row, "headline_ratio", where) <= 1)
-		buf_puts(b, " fastest |\n");
-	else
-		buf_printf(b, " %.3gx slower than %s |\n", doc_num(row, "headline_ratio", where), s);
-	free(s);
+	table_headline(b, row, where);
+	buf_puts(b, " |\n");
 	jrecord_free(&it.r);
 }
 
@@ -122,39 +153,65 @@ table_render(struct buf *b, const struct doc *d)
 	jrecord_free(&sr);
 }
 
+/*
+ * A line of a table for a message: "(end of file)" past the last line,
+ * "(an empty line)", and a last line without its newline said so, so that
+ * the expected and the found line never read alike when they differ.
+ */
+static void
+check_line(const char *label, const char *p, const char *end)
+{
+	const char *nl;
+
+	if (p == NULL) {
+		fprintf(stderr, "  %s (end of file)\n", label);
+		return;
+	}
+	nl = memchr(p, '\n', (size_t)(end - p));
+	if (nl == p)
+		fprintf(stderr, "  %s (an empty line)\n", label);
+	else
+		fprintf(stderr, "  %s %.*s%s\n", label, (int)((nl ? nl : end) - p), p,
+		    nl ? "" : " (no newline at the end of the file)");
+}
+
 /* -c: exit 1 at the first line where path differs from what d renders. */
 int
 table_check(const char *path, const struct doc *d)
 {
 	struct buf want = { 0 };
-	const char *w, *h, *wn, *hn;
+	const char *w, *h, *wend, *hend, *wn, *hn;
+	size_t wl, hl, len;
 	char *have;
-	size_t len;
 	unsigned long line = 1;
+	int rc = 0;
 
 	table_render(&want, d);
 	have = read_all(path, &len);
-	for (w = want.p, h = have;; line++) {
-		wn = strchr(w, '\n');
-		hn = memchr(h, '\n', len - (size_t)(h - have));
-		if (*w == '\0' && (size_t)(h - have) == len)
+	w = want.p, wend = want.p + want.n;
+	h = have, hend = have + len;
+	/* A line is compared with its newline, so a missing one differs too. */
+	for (;; line++) {
+		if (w == wend && h == hend)
 			break;
-		if (wn == NULL || hn == NULL || wn - w != hn - h || memcmp(w, h, (size_t)(wn - w)) != 0) {
+		wn = w < wend ? memchr(w, '\n', (size_t)(wend - w)) : NULL;
+		hn = h < hend ? memchr(h, '\n', (size_t)(hend - h)) : NULL;
+		wl = w == wend ? 0 : wn ? (size_t)(wn - w) + 1 : (size_t)(wend - w);
+		hl = h == hend ? 0 : hn ? (size_t)(hn - h) + 1 : (size_t)(hend - h);
+		if (w == wend || h == hend || wl != hl || memcmp(w, h, wl) != 0) {
 			warnmsg("%s:%lu: not what %s generates (make compare-table writes it)",
 			    path, line, d->path);
-			fprintf(stderr, "  expected: %.*s\n", wn ? (int)(wn - w) : (int)strlen(w), w);
-			fprintf(stderr, "  found:    %.*s\n", hn ? (int)(hn - h) :
-			    (int)(len - (size_t)(h - have)), h);
-			free(have);
-			free(want.p);
-			return 1;
+			check_line("expected:", w == wend ? NULL : w, wend);
+			check_line("found:   ", h == hend ? NULL : h, hend);
+			rc = 1;
+			break;
 		}
-		w = wn + 1;
-		h = hn + 1;
+		w += wl;
+		h += hl;
 	}
 	free(have);
 	free(want.p);
-	return 0;
+	return rc;
 }
 
 static void

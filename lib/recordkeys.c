@@ -6,7 +6,8 @@
 #include "recordkeys.h"
 
 const char *const record_bookkeeping[] = {
-	"round", "slot", "load", "pressure", "threads", "discarded", NULL
+	"round", "slot", "load", "pressure", "threads", "discarded",
+	"load_before", "pressure_before", NULL
 };
 
 int

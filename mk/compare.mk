@@ -5,6 +5,18 @@
 #	make compare-check        docs/perf-table.md is what docs/perf.json renders
 #	make compare-table        write docs/perf-table.md from docs/perf.json again
 #	make compare-drafts       an issue draft per row slower than a reference
+#	make compare-ci           nothing timed, for every pull request: the table
+#	                          is what perf.json renders, the implementation's
+#	                          allocations a call are those perf.json records,
+#	                          every public function of COMPARE_HEADER has a case
+#	                          or a line "- `name`: reason" in COMPARE_EXEMPT
+#	make compare-allocs       record the allocations in perf.json, nothing timed
+#	                          (its rows kept, deferred when timed in another run;
+#	                          a new case a deferred row)
+#
+# make compare fails (status 2) when a row is deferred: the document and its
+# table are written with the valid rows and the deferred ones, and the
+# deferred cases are named, but an incomplete document is not a success.
 #
 # A side is a name and a command that prints one JSON line of metrics; the
 # first of COMPARE_SIDES is the implementation, the others its references.
@@ -42,6 +54,11 @@ COMPARE_CPU ?= $(shell echo $$(( $$(nproc) - 1 )))
 COMPARE_MAXPRESSURE ?= 30
 COMPARE_MAXLOAD ?= $(shell echo $$(( $$(nproc) + 1 )))
 RESUME ?= 0
+# The implementation's allocations a call, counted by bench.h's counts mode
+# (BENCH_MODE=counts, glibc) and recorded in perf.json; 0: not counted.
+COMPARE_ALLOCS ?= 1
+# The implementation's public functions, each wanting a case or an exemption.
+COMPARE_EXEMPT ?= docs/perf-exempt.md
 
 # The kata's sides: kata (KATA), plain (kata/plain.c) under the same
 # benchmark, and NumPy through kata/numpy_worker.py.
@@ -77,7 +94,11 @@ COMPARE_ORACLE = $(COMPARE_DIR)/oracle/bench
 COMPARE_RESULT_count_below = i32
 COMPARE_ACCURACY ?= budget.toml
 COMPARE_PREREQ = compare-sides
+COMPARE_CI_PREREQ = compare-side-kata
+COMPARE_HEADER ?= kata/kernels.h
 endif
+# What compare-ci and compare-allocs build: the implementation is enough.
+COMPARE_CI_PREREQ ?= $(COMPARE_PREREQ)
 
 # compare.sh's environment, given to its recipe alone: exported, the
 # variables would be expanded (NumPy looked for) in every recipe of the
@@ -85,11 +106,11 @@ endif
 compare_q = '$(subst ','\'',$(1))'
 COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES \
     COMPARE_CASES COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
-    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME,$(v)=$(call compare_q,$($(v)))) \
+    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT,$(v)=$(call compare_q,$($(v)))) \
     $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CFLAGS SOURCE ABOUT,\
     COMPARE_$(k)_$(s)=$(call compare_q,$(COMPARE_$(k)_$(s)))))
 
-.PHONY: compare compare-check compare-table compare-drafts compare-sides
+.PHONY: compare compare-check compare-table compare-drafts compare-sides compare-side-kata compare-ci compare-allocs
 
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
@@ -98,22 +119,44 @@ COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY,$(v)=$(call compar
     $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))))
 COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore
 
+# RESUME=1 on a document with no deferred row has nothing to do: it builds
+# no side and looks for no NumPy. Asked of perfdoc when it is built already,
+# else compare.sh finds out after the build.
+ifeq ($(RESUME)$(filter compare,$(MAKECMDGOALS)),1compare)
+COMPARE_DEFERRED := $(shell if test -f $(call compare_q,$(COMPARE_DOC)) && test -x $(call compare_q,$(COMPARE_BIN)/perfdoc); \
+    then $(call compare_q,$(COMPARE_BIN)/perfdoc) -q $(call compare_q,$(COMPARE_DOC)) 2>/dev/null || echo '?'; else echo '?'; fi)
+endif
+ifeq ($(RESUME)$(filter compare,$(MAKECMDGOALS))$(COMPARE_DEFERRED),1compare)
+compare: $(COMPARE_TOOLS)
+	@echo $(call compare_q,compare: $(COMPARE_DOC) has no deferred row: nothing to resume) >&2
+else
 compare: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
 	@$(COMPARE_ENV) $(COMPARE_ACC_ENV) sh $(COMPARE_MK_DIR)/compare.sh
+endif
 
 # The kata's two C sides, built every time: a build is a fraction of a
 # second, and a KATA or CC given on the command line must never meet a
 # binary built from another.
-compare-sides:
+compare-sides: compare-side-kata
 	@test -n '$(COMPARE_PYTHON)' || { echo "compare: no python3 on PATH, nor /usr/bin/python3, imports numpy: apt-get install python3-numpy" >&2; exit 2; }
-	@mkdir -p $(COMPARE_DIR)/kata $(COMPARE_DIR)/plain
-	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
+	@mkdir -p $(COMPARE_DIR)/plain
 	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/bench bench/bench.c kata/plain.c -lm
 	@mkdir -p $(COMPARE_DIR)/blas
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/bench bench/bench.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
 	$(CC) $(CFLAGS) -Ikata -o $(COMPARE_DIR)/blas/about kata/blas_about.c $(COMPARE_BLAS_LIBS) -ldl
 	@mkdir -p $(COMPARE_DIR)/oracle
 	$(CC) $(CFLAGS) -Ikata -Ibench -DBENCH_ORACLE -DPLAIN_AS_KATA -o $(COMPARE_DIR)/oracle/bench bench/bench.c kata/oracle.c kata/plain.c -lm
+
+compare-side-kata:
+	@mkdir -p $(COMPARE_DIR)/kata
+	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
+
+# Nothing timed: no load gate, no NumPy, the implementation built alone.
+compare-ci: $(COMPARE_BIN)/perfdoc $(COMPARE_CI_PREREQ)
+	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh ci
+
+compare-allocs: $(COMPARE_TOOLS) $(COMPARE_CI_PREREQ)
+	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh allocs
 
 compare-check: $(COMPARE_BIN)/perfdoc
 	$(COMPARE_BIN)/perfdoc -c $(COMPARE_TABLE) $(COMPARE_DOC)

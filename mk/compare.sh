@@ -25,10 +25,49 @@ side_var() {
 	eval "printf '%s' \"\${COMPARE_${2}_$1-}\""
 }
 
+# impl_counts FILE: the implementation's allocations a call, every case of
+# $cases in one run of bench.h's counts mode (no timing, no valgrind), its
+# output into FILE; nothing with COMPARE_ALLOCS=0.
+impl_counts() {
+	[ "${COMPARE_ALLOCS:-1}" = 0 ] && return 0
+	out=$1
+	set -- $COMPARE_SIDES
+	cmd=$(side_var "$1" CMD)
+	[ -n "$cmd" ] || { say "side $1: COMPARE_CMD_$1 is empty"; exit 2; }
+	# shellcheck disable=SC2086
+	BENCH_MODE=counts BENCH_CASES=$(echo $cases | tr ' ' ',') sh -c "exec $cmd" > "$out" ||
+	    { say "side $1: counting its allocations (BENCH_MODE=counts) failed"; exit 2; }
+	counts="-a"
+}
+
+# worst A B: the status of two checks together: 2 over 1 over 0.
+worst() {
+	if [ "$1" -ge 2 ] || [ "$2" -ge 2 ]; then echo 2; elif [ "$1" = 1 ] || [ "$2" = 1 ]; then echo 1; else echo 0; fi
+}
+
+mode=${1:-compare}
 rm -rf "$dir/rows"
 mkdir -p "$dir/rows" "$(dirname "$doc")" || exit 2
+cases=$COMPARE_CASES resume= counts=
 
-cases=$COMPARE_CASES resume=
+# make compare-ci: nothing timed. The table is what the document renders,
+# the implementation's allocations a call are those it records, and every
+# public function of COMPARE_HEADER has a case or an exemption.
+if [ "$mode" = ci ]; then
+	[ -f "$doc" ] || { say "compare-ci: no $doc: make compare writes it"; exit 2; }
+	rc=0
+	"$bin/perfdoc" -c "$COMPARE_TABLE" "$doc" || rc=$(worst $rc $?)
+	if [ "${COMPARE_ALLOCS:-1}" != 0 ]; then
+		impl_counts "$dir/ci-counts.out"
+		"$bin/perfdoc" -k "$dir/ci-counts.out" -C "$cases" "$doc" || rc=$(worst $rc $?)
+	fi
+	if [ -n "${COMPARE_HEADER-}" ]; then
+		"$bin/perfdoc" -p "$COMPARE_HEADER" -e "$COMPARE_EXEMPT" "$doc" || rc=$(worst $rc $?)
+	fi
+	[ $rc = 0 ] && say "compare-ci: $COMPARE_TABLE, the allocations and ${COMPARE_HEADER:-the cases} agree with $doc"
+	exit $rc
+fi
+
 if [ "${RESUME:-0}" = 1 ]; then
 	[ -f "$doc" ] || { say "RESUME=1: no $doc to resume"; exit 2; }
 	cases=$("$bin/perfdoc" -q "$doc") || exit 2
@@ -36,7 +75,7 @@ if [ "${RESUME:-0}" = 1 ]; then
 		say "$doc has no deferred row: nothing to resume"
 		exit 0
 	fi
-	resume="-r $doc"
+	resume=1
 fi
 
 # The load gate: CPU pressure where the kernel has it (or a test fakes it),
@@ -48,13 +87,46 @@ else
 	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
 fi
 
+# worktree_changes: what the work tree holds that HEAD does not, content
+# included: the diff of the tracked files, then every untracked file's
+# SHA-256 and name. The document, its table and the build directory are
+# left out, so that a run's own output never makes the next one differ.
+worktree_changes() {
+	top=$(git rev-parse --show-toplevel 2>/dev/null) || return 0
+	set --
+	for p in "$doc" "$COMPARE_TABLE" "$dir"; do
+		a=$(realpath -m -- "$p") || return 1
+		case $a in
+		"$top"/*) set -- "$@" ":(top,exclude,literal)${a#"$top"/}" ;;
+		esac
+	done
+	(cd "$top" && git diff --binary HEAD -- . "$@" &&
+	    git ls-files -o --exclude-standard -z -- . "$@" | xargs -0 -r sha256sum --)
+}
+
+# The rounds of a row: with three sides or more, whole periods of the
+# Williams design (alternate would round them up too; the document says
+# how many there were).
+rounds=$COMPARE_ROUNDS
+case $rounds in
+''|*[!0-9]*|0*) say "COMPARE_ROUNDS=$rounds: not a whole number of rounds above 0"; exit 2 ;;
+esac
+set -- $COMPARE_SIDES
+if [ $# -ge 3 ]; then
+	period=$(( $# % 2 == 0 ? $# : 2 * $# ))
+	if [ $((rounds % period)) -ne 0 ]; then
+		rounds=$(( (rounds / period + 1) * period ))
+		say "COMPARE_ROUNDS=$COMPARE_ROUNDS rounded up to $rounds: whole Williams periods of $# sides"
+	fi
+fi
+
 # What describes the run and every side, for perfdoc.
 commit=$(git rev-parse HEAD 2>/dev/null) || commit=none
-dirty=$( { git diff HEAD -- . ":(exclude)$doc" ":(exclude)$COMPARE_TABLE" 2>/dev/null
-	git ls-files -o --exclude-standard 2>/dev/null; } | sha256sum | cut -c1-64)
+worktree_changes > "$dir/changes" || { say "cannot list the work tree's changes"; exit 2; }
+dirty=$(sha256sum < "$dir/changes" | cut -c1-64)
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
     -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
-    -n "rounds=$COMPARE_ROUNDS" -m "gauge=$gauge" -n "maxload=$maxload"
+    -n "rounds=$rounds" -m "gauge=$gauge" -n "maxload=$maxload"
 list=
 for s in $COMPARE_SIDES; do
 	list=${list:+$list,}$s
@@ -81,11 +153,26 @@ for s in $COMPARE_SIDES; do
 	fi
 done
 
+# make compare-allocs: the allocations recorded, nothing timed; every
+# row kept (deferred when its timings are of another run), a new case a
+# deferred row.
+if [ "$mode" = allocs ]; then
+	impl_counts "$dir/counts.out"
+	[ -n "$counts" ] || { say "compare-allocs: COMPARE_ALLOCS=0: nothing to record"; exit 2; }
+	[ -f "$doc" ] && set -- -r "$doc" "$@"
+	"$bin/perfdoc" -o "$doc" -K -a "$dir/counts.out" -s "$list" -C "$cases" "$@" || exit 2
+	"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+	say "wrote the allocations of $cases into $doc, and $COMPARE_TABLE"
+	exit 0
+fi
+
 # A resume that could not be merged is refused before anything is measured.
 if [ -n "$resume" ]; then
-	# shellcheck disable=SC2086
-	"$bin/perfdoc" -o "$dir/resume-check.json" $resume -s "$list" -C "" "$@" || exit 2
+	"$bin/perfdoc" -o "$dir/resume-check.json" -r "$doc" -s "$list" -C "" "$@" || exit 2
 fi
+
+# The implementation's allocations, counted once before the rows are timed.
+impl_counts "$dir/counts.out"
 
 # run_row CASE: the case's rounds over every side into $dir/rows/CASE.jsonl.
 run_row() {
@@ -96,7 +183,7 @@ run_row() {
 	done
 	# shellcheck disable=SC2086
 	BENCH_CASES=$c BENCH_SHA256=1 "$bin/alternate" -ds -c "$COMPARE_CPU" -T 1 $gate \
-	    -L "$COMPARE_WAIT" -R "$COMPARE_RETRIES" -r "$COMPARE_ROUNDS" \
+	    -L "$COMPARE_WAIT" -R "$COMPARE_RETRIES" -r "$rounds" \
 	    -t "$COMPARE_TIMEOUT" -o "$runs" "$@"
 }
 
@@ -135,7 +222,7 @@ stopped=0 rows=
 for c in $cases; do
 	[ $stopped = 1 ] && continue
 	runs=$dir/rows/$c.jsonl stats=
-	say "row $c: $COMPARE_ROUNDS rounds of $list"
+	say "row $c: $rounds rounds of $list"
 	if run_row "$c"; then
 		stats=$dir/rows/$c.stats
 		"$bin/minjson" -s q1,median,q3 \
@@ -143,8 +230,13 @@ for c in $cases; do
 	fi
 	"$bin/refjudge" -c "$c" -s "$list" "$runs" $stats > "$dir/rows/$c.row"
 	case $? in
-	0|1) ;;
-	3) stopped=1; say "the load gate stayed closed: the rows after $c are deferred" ;;
+	0) ;;
+	1)	# Deferred: by "wait", the gate did not open, and the rows after
+		# it need not try. refjudge writes the member in this form.
+		if grep -q '"deferred":"wait"' "$dir/rows/$c.row"; then
+			stopped=1
+			say "the load gate stayed closed: the rows after $c are deferred"
+		fi ;;
 	*) exit 2 ;;
 	esac
 	if [ -f "$dir/rows/$c.acc" ]; then
@@ -154,11 +246,18 @@ for c in $cases; do
 	rows="$rows $dir/rows/$c.row"
 done
 
+# The cases after a closed gate have no row: perfdoc is told why.
+[ $stopped = 1 ] && set -- -S "the load gate stayed closed before this row" "$@"
+[ -n "$resume" ] && set -- -r "$doc" "$@"
+[ -n "$counts" ] && set -- -a "$dir/counts.out" "$@"
 # shellcheck disable=SC2086
-"$bin/perfdoc" -o "$doc" $resume -s "$list" -C "$cases" "$@" $rows || exit 2
+"$bin/perfdoc" -o "$doc" -s "$list" -C "$cases" "$@" $rows || exit 2
 "$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
 deferred=$("$bin/perfdoc" -q "$doc") || exit 2
 if [ -n "$deferred" ]; then
+	say "wrote $doc and $COMPARE_TABLE, partial"
+	# An incomplete document is not a success: 2, the rows kept.
 	say "partial: deferred $(echo $deferred | sed 's/ /, /g'); make compare RESUME=1 measures them again"
+	exit 2
 fi
 say "wrote $doc and $COMPARE_TABLE"

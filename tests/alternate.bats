@@ -233,7 +233,7 @@ williams_check() {
 	# their own, passed through as written (keys are compared as written).
 	run -0 --separate-stderr alternate -r 1 -d -l 5 -p -T 4 \
 	    a="printf '{\"sid\":1,\"sides\":2,\"loads\":3,\"Round\":4,\"slot_ns\":5,\"\\\\u0073ide\":6,\"discard\":7,\"thread\":8}\n'"
-	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"pressure":0.5,"threads":1,"discarded":0,"sid":1,"sides":2,"loads":3,"Round":4,"slot_ns":5,"\u0073ide":6,"discard":7,"thread":8}' ]
+	[ "$output" = '{"side":"a","round":1,"slot":0,"load":0.1,"pressure":0.5,"threads":1,"discarded":0,"pressure_before":0.5,"sid":1,"sides":2,"loads":3,"Round":4,"slot_ns":5,"\u0073ide":6,"discard":7,"thread":8}' ]
 	# "discarded" is alternate's own only where alternate writes it: -d with a gate.
 	run -0 --separate-stderr alternate -r 1 -d a="printf '{\"discarded\":1}\n'"
 	[ "$(echo "$output" | jq .discarded)" = 1 ]
@@ -299,7 +299,7 @@ williams_check() {
 @test "alternate: a load gate that stays closed is exit 2 and says so" {
 	setload 3.5
 	run -2 --separate-stderr alternate -l 2 -L 0.6 a="$A/metric.sh"
-	[ "$output" = '{"error":"round 1: the load gate stayed closed: load average 3.5 still at or above 2 after 0.6 s","deferred":true,"round":1,"gate":"wait","load":3.5,"maxload":2,"waited_s":0.6}' ]
+	[ "$output" = '{"error":"round 1: the load gate stayed closed: load average 3.5 still at or above 2 after 0.6 s","deferred":true,"round":1,"gate":"wait","load":3.5,"maxload":2,"waited_s":0.6,"retries":0}' ]
 	[ "$stderr" = "alternate: round 1: the load gate stayed closed: load average 3.5 still at or above 2 after 0.6 s" ]
 }
 
@@ -387,7 +387,7 @@ williams_check() {
 	mapfile -t s < <(sides 3)
 	run -0 --separate-stderr alternate -r 6 "${s[@]}"
 	whole=$output
-	run -0 --separate-stderr alternate -r 3 "${s[@]}"
+	run -0 --separate-stderr alternate -n 1 -r 3 "${s[@]}"
 	part=$output
 	run -0 --separate-stderr alternate -n 4 -r 3 "${s[@]}"
 	[ "$(printf '%s\n%s\n' "$part" "$output" | jq -c '[.side, .round, .slot]')" = \

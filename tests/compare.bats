@@ -26,17 +26,22 @@ fake() {
 	[ "$(jq -c '[.side, .round, .threads]' build/compare/rows/beta.jsonl | paste -sd ' ')" = \
 	    '["impl",1,1] ["ref",1,1] ["ref",2,1] ["impl",2,1]' ]
 	jq -e '.rows[0] | .gauge == "pressure" and .pressure == [1,1] and .retries == 0' docs/perf.json
+	# The gauge read before each round, which opened the gate, is kept too.
+	jq -e '.rows[0].pressure_before == [1,1]' docs/perf.json
 	jq -e '.sides.impl.version == "gcc 12" and .run.cpu == 0 and .run.gauge == "pressure"' docs/perf.json
 	[ "$(sed -n '/^| alpha/p' docs/perf-table.md)" = '| alpha | 100 (100–100) | 200 (200–200) | 0.5 faster | fastest |' ]
 	run -0 --separate-stderr fake compare-check
 }
 
-@test "compare: a gate that closes mid-run leaves a partial document; RESUME=1 completes it" {
+@test "compare: a gate that closes mid-run leaves a partial document, exit 2; RESUME=1 completes it" {
 	# Call 6 (row beta, round 1) raises the pressure and keeps it up:
 	# beta's round ends above the gate with no retry left, gamma waits in
-	# vain, and delta is not tried.
-	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -0 --separate-stderr fake compare COMPARE_CASES='alpha beta gamma delta'
+	# vain, and delta is not tried. An incomplete document is no success.
+	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -2 --separate-stderr fake compare COMPARE_CASES='alpha beta gamma delta'
 	[[ $stderr == *"partial: deferred beta, gamma, delta; make compare RESUME=1 measures them again"* ]]
+	[[ $stderr == *"wrote docs/perf.json and docs/perf-table.md, partial"* ]]
+	# Every deferred row says how many retries it used.
+	[ "$(jq -c '[.rows[] | .retries]' docs/perf.json)" = '[0,0,0,0]' ]
 	[ "$(jq -r '.status, .rows_valid, .rows_total' docs/perf.json | paste -sd ' ')" = "partial 1 4" ]
 	[ "$(jq -c '.rows[] | [.case, .valid, .deferred]' docs/perf.json | paste -sd ' ')" = \
 	    '["alpha",true,null] ["beta",false,"retries"] ["gamma",false,"wait"] ["delta",false,"stopped"]' ]
@@ -79,7 +84,7 @@ fake() {
 }
 
 @test "compare: RESUME=1 on another compiler is refused, naming the field and both values" {
-	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -0 --separate-stderr fake compare
+	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -2 --separate-stderr fake compare
 	cp docs/perf.json before.json
 	setpressure 1.00
 	rm -f calls
@@ -90,6 +95,90 @@ fake() {
 	# Another gate is refused too.
 	RESUME=1 run -2 --separate-stderr fake compare COMPARE_MAXPRESSURE=50
 	[[ $stderr == *'perfdoc: resume refused: run.maxload differs: was 30, now 50'* ]]
+}
+
+# A git project of the fake sides: the files a run writes beside it (the
+# calls counted, the faked pressure) are ignored, as a build is.
+gitproject() {
+	git init -q .
+	printf 'calls\npressure*\nseparate-stderr-*\n%s' "${1-}" >.gitignore
+	echo 'int x;' >kept.c
+	git add .gitignore kept.c
+	git -c user.name=t -c user.email=t@t commit -qm one
+}
+
+@test "compare: RESUME=1 resumes a project's first partial run, its document not yet committed" {
+	gitproject
+	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -2 --separate-stderr fake compare
+	[ "$(jq -r .run.commit docs/perf.json)" = "$(git rev-parse HEAD)" ]
+	setpressure 1.00
+	RESUME=1 run -0 --separate-stderr fake compare
+	[ "$(jq -r '.status' docs/perf.json)" = complete ]
+}
+
+@test "compare: an untracked source changed between a partial run and its resume is refused" {
+	gitproject 'docs/'
+	echo 'int y;' >new.c
+	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -2 --separate-stderr fake compare
+	cp docs/perf.json before.json
+	setpressure 1.00
+	echo 'int y = 1;' >new.c
+	RESUME=1 run -2 --separate-stderr fake compare
+	[[ $stderr == *"perfdoc: resume refused: run."* ]]
+	cmp docs/perf.json before.json
+}
+
+@test "compare: RESUME=1 with nothing deferred builds no side and needs no NumPy" {
+	cp "$TOP/docs/perf.json" perf.json
+	run -0 --separate-stderr make -s --no-print-directory -C "$TOP" compare RESUME=1 COMPARE_PYTHON= \
+	    COMPARE_DOC="$PWD/perf.json" COMPARE_TABLE="$PWD/table.md" COMPARE_DIR="$PWD/b"
+	[[ $stderr == *"has no deferred row: nothing to resume"* ]]
+	[ ! -e b/kata ]
+	[ ! -e table.md ]
+}
+
+@test "compare: alternate -r 4 with 3 sides runs whole Williams periods, 6 rounds, and says so" {
+	s='echo {\"x_ns\":1}'
+	run -0 --separate-stderr alternate -r 4 a="$s" b="$s" c="$s"
+	[ "$(echo "$output" | jq -s 'map(.round) | max')" -eq 6 ]
+	[ "$stderr" = "alternate: -r 4 rounded up to 6: a Williams design of 3 sides balances over whole periods of 6 rounds" ]
+	# Every side takes every slot equally often.
+	[ "$(echo "$output" | jq -sc 'group_by(.side) | map([group_by(.slot)[] | length])')" = '[[2,2,2],[2,2,2],[2,2,2]]' ]
+	# A block of a longer run (-n) is its caller's to balance.
+	run -0 --separate-stderr alternate -n 1 -r 4 a="$s" b="$s" c="$s"
+	[ "$(echo "$output" | jq -s 'map(.round) | max')" -eq 4 ]
+	[ -z "$stderr" ]
+}
+
+@test "compare: bench.h never takes the warm-up call as the measurement, however long it took" {
+	cat >first.c <<-'EOF'
+	#include "bench.h"
+	#include <time.h>
+	static int calls;
+	/* The first call loads something for 50 ms of CPU; the others return at once. */
+	static void f(void *arg)
+	{
+		struct timespec a, b;
+
+		(void)arg;
+		if (calls++ > 0)
+			return;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+		while ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec) < 5e7);
+	}
+	int main(int argc, char *argv[])
+	{
+		(void)argc;
+		bench_init(argv[0]);
+		bench_add("first_ns", f, NULL);
+		return bench_report();
+	}
+	EOF
+	cc -std=c11 -O2 -I"$TOP/bench" -o first first.c
+	BENCH_MIN_S=0.001 BENCH_MAX_S=0.001 run -0 --separate-stderr ./first
+	echo "$output" | jq -e '.first_ns < 1e6'
 }
 
 @test "compare: a side that starts a thread is refused, naming it" {
@@ -160,4 +249,58 @@ fake() {
 
 @test "compare: the committed table is what the committed document generates" {
 	run -0 --separate-stderr perfdoc -c "$TOP/docs/perf-table.md" "$TOP/docs/perf.json"
+}
+
+@test "compare: make compare records the implementation's allocations a call; compare-ci passes on them" {
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare
+	[ "$(jq -c '[.rows[] | [.allocs, .alloc_bytes]]' docs/perf.json)" = '[[2,32],[2,32],[2,32]]' ]
+	# Nothing timed: the sides are not run, only the implementation counted.
+	rm -f calls
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-ci
+	[ ! -e calls ]
+	[[ $stderr == *"compare-ci: docs/perf-table.md, the allocations and the cases agree with docs/perf.json"* ]]
+}
+
+@test "compare: compare-ci fails on an added allocation, and on a removed one until it is recorded" {
+	run -0 --separate-stderr fake compare
+	FAKE_ALLOCS=1 run -2 --separate-stderr fake compare-ci
+	[[ $stderr == *"perfdoc: row alpha: 1 allocations a call, 0 in perf.json: more than recorded, a regression"* ]]
+	FAKE_ALLOCS=3 run -0 --separate-stderr fake compare-allocs
+	FAKE_ALLOCS=2 run -2 --separate-stderr fake compare-ci
+	[[ $stderr == *"perfdoc: row beta: 2 allocations a call, 3 in perf.json: fewer than recorded; record them: make compare-allocs"* ]]
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-allocs
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-ci
+}
+
+@test "compare: compare-allocs keeps the rows' timings, and a new case becomes a deferred row" {
+	run -0 --separate-stderr fake compare
+	alpha=$(jq -c '.rows[0].sides' docs/perf.json)
+	FAKE_ALLOCS=1 run -0 --separate-stderr fake compare-allocs COMPARE_CASES='alpha beta gamma delta'
+	[ "$(jq -c '[.rows[] | [.case, .valid, .deferred, .allocs]]' docs/perf.json)" = \
+	    '[["alpha",true,null,1],["beta",true,null,1],["gamma",true,null,1],["delta",false,"missing",1]]' ]
+	[ "$(jq -c '.rows[0].sides' docs/perf.json)" = "$alpha" ]
+	run -0 --separate-stderr fake compare-check
+	# CI now wants delta timed no more than it wants it counted: its allocations are there.
+	FAKE_ALLOCS=1 run -0 --separate-stderr fake compare-ci COMPARE_CASES='alpha beta gamma delta'
+	# A case perf.json has never heard of fails CI until compare-allocs adds it.
+	FAKE_ALLOCS=1 run -2 --separate-stderr fake compare-ci COMPARE_CASES='alpha beta gamma delta epsilon'
+	[[ $stderr == *"perfdoc: row epsilon: not in docs/perf.json: make compare-allocs adds it"* ]]
+}
+
+@test "compare: compare-ci wants a case or an exemption for every public function of COMPARE_HEADER" {
+	run -0 --separate-stderr fake compare
+	printf '/* the API */\nint impl_alpha(const char *s);\nvoid impl_beta(void), gamma(int);\n' >api.h
+	run -0 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
+	# A new public function without a case.
+	printf 'int impl_delta(void);\n' >>api.h
+	run -2 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
+	[[ $stderr == *"perfdoc: api.h:4: impl_delta has no case in docs/perf.json and no line in docs/perf-exempt.md"* ]]
+	# Exempt, with a reason: passes.
+	mkdir -p docs
+	printf '# Not benchmarked\n\n- `impl_delta`: a constant, nothing to time\n' >docs/perf-exempt.md
+	run -0 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
+	# An exemption that names nothing public is refused too.
+	printf -- '- `impl_gone`: removed last year\n' >>docs/perf-exempt.md
+	run -2 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
+	[[ $stderr == *"perfdoc: docs/perf-exempt.md:4: impl_gone is not a public function of api.h"* ]]
 }

@@ -27,10 +27,19 @@ write() {
 		and .sides == {"kata":{"version":"cc 12"},"plain":{"version":"cc 12"},
 			"numpy":{"numpy":"1.24.2","openblas_coretype":null}}
 		and ([.rows[] | [.case, .valid, .deferred]] ==
-			[["sum",true,null],["matmul",false,"retries"],["rmsnorm",false,"stopped"]])' perf.json
+			[["sum",true,null],["matmul",false,"retries"],["rmsnorm",false,"missing"]])' perf.json
+	# A case never asked for is not said to have met a closed gate.
+	[ "$(jq -r '.rows[2].error' perf.json)" = "not measured: no row was given for this case" ]
 	# One member a line, one row a line.
 	[ "$(wc -l <perf.json)" -eq 13 ]
 	[ "$(sed -n 10p perf.json)" = "$(cat "$P/sum.row")," ]
+}
+
+@test "perfdoc: -S says why the cases without a row were not measured" {
+	echo '{}' >numpy.json
+	run -0 --separate-stderr write -S "the load gate stayed closed before this row" "$P/sum.row"
+	[ "$(jq -c '.rows[2] | [.deferred, .error]' perf.json)" = \
+	    '["stopped","not measured: the load gate stayed closed before this row"]' ]
 }
 
 @test "perfdoc: no valid row writes nothing" {
@@ -84,6 +93,34 @@ write() {
 	[ "${stderr_lines[0]}" = "perfdoc: table.md:6: not what $P/perf.json generates (make compare-table writes it)" ]
 }
 
+@test "perfdoc: -t heads a row by the verdicts: a tie is never called slower" {
+	sed 's/"ratio":1.105263157894737,"verdict":"slower"/"ratio":1.105263157894737,"verdict":"tie"/' "$P/perf.json" >perf.json
+	run -0 --separate-stderr perfdoc -t perf.json
+	[[ $output == *"| 0.206 faster | 1.11 tie | tie with numpy (1.11x) |"* ]]
+	# Slower than one reference and tied with a faster one: slower than the first.
+	sed 's/"ratio":0.20588235294117646,"verdict":"faster"/"ratio":1.05,"verdict":"slower"/; s/"verdict":"slower"}\]/"verdict":"tie"}]/' \
+	    "$P/perf.json" >perf.json
+	run -0 --separate-stderr perfdoc -t perf.json
+	[[ $output == *"| 1.05 slower | 1.11 tie | 1.05x slower than plain |"* ]]
+}
+
+@test "perfdoc: -c says what differs at the end of a table: a line too many, a missing newline" {
+	cp "$P/table.md" table.md
+	echo >>table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[0]}" = "perfdoc: table.md:19: not what $P/perf.json generates (make compare-table writes it)" ]
+	[ "${stderr_lines[1]}" = "  expected: (end of file)" ]
+	[ "${stderr_lines[2]}" = "  found:    (an empty line)" ]
+	head -c -1 "$P/table.md" >table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[0]}" = "perfdoc: table.md:18: not what $P/perf.json generates (make compare-table writes it)" ]
+	[ "${stderr_lines[1]}" != "${stderr_lines[2]/found:   /expected:}" ]
+	[[ ${stderr_lines[2]} == *" (no newline at the end of the file)" ]]
+	head -n 17 "$P/table.md" >table.md
+	run -1 --separate-stderr perfdoc -c table.md "$P/perf.json"
+	[ "${stderr_lines[2]}" = "  found:    (end of file)" ]
+}
+
 @test "perfdoc: -d drafts the valid rows slower than a reference, titled against it" {
 	run -0 --separate-stderr perfdoc -d drafts "$P/perf.json"
 	[ "$(ls drafts | paste -sd ' ')" = "sum.md sum.title.txt" ]
@@ -112,6 +149,73 @@ rmsnorm" ]
 	echo '{"schema":1,' >perf.json
 	run -2 --separate-stderr perfdoc -q perf.json
 	[[ $stderr == "perfdoc: perf.json: "* ]]
+}
+
+@test "perfdoc: -k checks the implementation's allocations a call against the document's" {
+	sed 's/"headline_ratio":1.105263157894737}/"headline_ratio":1.105263157894737,"allocs":2,"alloc_bytes":64}/' "$P/perf.json" >perf.json
+	echo '{"sum_allocs":2,"sum_alloc_bytes":64}' >counts.out
+	run -0 --separate-stderr perfdoc -k counts.out -C sum perf.json
+	printf 'some output\n{"sum_allocs":2.5,"sum_alloc_bytes":64}\n\n' >counts.out
+	run -1 --separate-stderr perfdoc -k counts.out -C sum perf.json
+	[ "$stderr" = "perfdoc: row sum: 2.5 allocations a call, 2 in perf.json: more than recorded, a regression" ]
+	echo '{"sum_allocs":2,"sum_alloc_bytes":32}' >counts.out
+	run -1 --separate-stderr perfdoc -k counts.out -C sum perf.json
+	[ "$stderr" = "perfdoc: row sum: 32 bytes allocated a call, 64 in perf.json: fewer than recorded; record them: make compare-allocs" ]
+	# A row without a count, a case without a row, a line without a count.
+	echo '{"sum_allocs":2,"matmul_allocs":0,"nope_allocs":0}' >counts.out
+	run -1 --separate-stderr perfdoc -k counts.out -C sum,matmul,nope perf.json
+	[ "${stderr_lines[0]}" = "perfdoc: row matmul: perf.json records no allocations a call: make compare-allocs records them" ]
+	[ "${stderr_lines[1]}" = "perfdoc: row nope: not in perf.json: make compare-allocs adds it" ]
+	run -2 --separate-stderr perfdoc -k counts.out -C rmsnorm perf.json
+	[ "$stderr" = "perfdoc: counts.out: no rmsnorm_allocs: the implementation counted no allocations (bench.h's counts mode, on glibc)" ]
+}
+
+@test "perfdoc: -p: every public function has a case or an exemption; bad lines are exit 2 with file:line" {
+	mkdir "my \"api\"; \$x"
+	h="my \"api\"; \$x/-api.h"
+	cat >"$h" <<-'EOF'
+	#ifndef API_H
+	#define API_H \
+		1
+	#ifdef __cplusplus
+	extern "C" {
+	#endif
+	/* kata_sum(x) in a comment is no declaration; "kata_x(" in a string neither */
+	typedef int (*kata_cb)(int);
+	struct kata_s { int (*kata_member)(void); const char *name; };
+	static inline int kata_helper(int x) { return x; }
+	extern int kata_count;
+	float kata_sum(const float *x, int n), kata_matmul(void);
+	__attribute__((cold)) void kata_rmsnorm(void);
+	int kata_exempted(const char *s);
+	#ifdef __cplusplus
+	}
+	#endif
+	#endif
+	EOF
+	printf '# Exempt\n\nProse, and a `name` in it.\n\n- `kata_exempted`: only a wrapper\n' >ex.md
+	run -0 --separate-stderr perfdoc -p "$h" -e ex.md "$P/perf.json"
+	[ -z "$stderr" ]
+	# No exemptions file: nothing is exempt.
+	run -1 --separate-stderr perfdoc -p "$h" -e none.md "$P/perf.json"
+	[ "$stderr" = "perfdoc: $h:14: kata_exempted has no case in $P/perf.json and no line in none.md" ]
+	for bad in '- kata_exempted: no backquotes' '- `kata_exempted`:' '- `kata exempted`: a space' '  - `kata_exempted`: indented' '* `kata_exempted`: a star'; do
+		printf '# Exempt\n%s\n' "$bad" >ex.md
+		run -2 --separate-stderr perfdoc -p "$h" -e ex.md "$P/perf.json"
+		[ "$stderr" = 'perfdoc: ex.md:2: not an exemption: expected - `name`: reason' ]
+	done
+	printf 'int kata_sum(int x;\n' >bad.h
+	run -2 --separate-stderr perfdoc -p bad.h "$P/perf.json"
+	[ "$stderr" = "perfdoc: bad.h:1: '(' that is never closed" ]
+	printf 'int kata_sum(void);\nthis is not C\n' >bad.h
+	run -2 --separate-stderr perfdoc -p bad.h "$P/perf.json"
+	[ "$stderr" = "perfdoc: bad.h:2: a declaration without its ';'" ]
+	printf 'int kata_sum(void);\n}\n' >bad.h
+	run -2 --separate-stderr perfdoc -p bad.h "$P/perf.json"
+	[ "$stderr" = "perfdoc: bad.h:2: '}' closes nothing" ]
+	printf '/* never closed\n' >bad.h
+	run -2 --separate-stderr perfdoc -p bad.h "$P/perf.json"
+	[ "$stderr" = "perfdoc: bad.h:1: a comment that does not end" ]
 }
 
 @test "perfdoc: usage errors are exit 2" {

@@ -4,7 +4,18 @@
 # impl takes 400). FAKE_BYTE=side changes one byte of that side's inputs;
 # FAKE_THREAD=side makes that side start a thread; FAKE_CLOSE_AT=N makes
 # call N (counted in ./calls) raise the faked CPU pressure to 90.
+# BENCH_MODE=counts prints allocations instead (FAKE_ALLOCS).
 name=$1 c=$BENCH_CASES
+# Counts mode (make compare-ci, compare-allocs): FAKE_ALLOCS allocations a
+# call (default 0), 16 bytes each, for every case of BENCH_CASES.
+if [ "${BENCH_MODE-}" = counts ]; then
+	line= a=${FAKE_ALLOCS:-0}
+	for k in $(echo "$c" | tr ',' ' '); do
+		line="$line${line:+,}\"${k}_allocs\":$a,\"${k}_alloc_bytes\":$((a * 16))"
+	done
+	echo "{$line}"
+	exit 0
+fi
 n=$(($(cat calls 2>/dev/null || echo 0) + 1))
 echo "$n" >calls
 if [ "$n" = "${FAKE_CLOSE_AT-}" ]; then
