@@ -34,6 +34,18 @@ static const struct {
 
 static int verbose;
 
+/* What the command line as it runs owns: freed at the end, for the leak checker. */
+static char *owned[4];
+static size_t nowned;
+
+static char *
+own(char *s)
+{
+	if (nowned < sizeof owned / sizeof owned[0])
+		owned[nowned++] = s;
+	return s;
+}
+
 static void
 usage(void)
 {
@@ -80,13 +92,13 @@ gotest_argv(char *const *argv, const char *re)
 			i++;
 			done = 1;
 		} else if (strncmp(a, "-bench=", 7) == 0 || strncmp(a, "-test.bench=", 12) == 0) {
-			v[j++] = msgf("-bench=%s", re);
+			v[j++] = own(msgf("-bench=%s", re));
 			done = 1;
 		} else
 			v[j++] = argv[i];
 	}
 	if (!done)
-		v[j++] = msgf("-bench=%s", re);
+		v[j++] = own(msgf("-bench=%s", re));
 	v[j] = NULL;
 	return v;
 }
@@ -99,26 +111,26 @@ run_argv(enum kind k, char *const *argv, const char *out, const char *cases)
 	char **v;
 
 	if (k == GOTEST)
-		return cases != NULL ? gotest_argv(argv, harness_cases_regex(cases)) : (char **)argv;
+		return cases != NULL ? gotest_argv(argv, own(harness_cases_regex(cases))) : (char **)argv;
 	for (n = 0; argv[n] != NULL; n++)
 		;
 	v = xmalloc((n + 5) * sizeof *v);
 	memcpy(v, argv, n * sizeof *v);
 	switch (k) {
 	case GBENCH:
-		v[n++] = msgf("--benchmark_out=%s", out);
+		v[n++] = own(msgf("--benchmark_out=%s", out));
 		v[n++] = "--benchmark_out_format=json";
 		/* The console table goes to stdout, the context to stderr: JSON has both on stdout. */
 		v[n++] = "--benchmark_format=json";
 		if (cases != NULL)
-			v[n++] = msgf("--benchmark_filter=%s", harness_cases_regex(cases));
+			v[n++] = own(msgf("--benchmark_filter=%s", own(harness_cases_regex(cases))));
 		break;
 	case HYPERFINE:
 		v[n++] = "--export-json";
 		v[n++] = (char *)out;
 		break;
 	default:
-		v[n++] = msgf("--benchmark-json=%s", out);
+		v[n++] = own(msgf("--benchmark-json=%s", out));
 		break;
 	}
 	v[n] = NULL;
@@ -131,7 +143,7 @@ main(int argc, char *argv[])
 	struct hset s = { 0 };
 	struct proc_opts opts = { 0 };
 	struct proc_result res = { 0 };
-	char outpath[4096] = "", why[512], *text, *err, *label = NULL, *cmd;
+	char outpath[4096] = "", why[512], *text, *err, *label = NULL, *cmd, **runargv;
 	const char *file = NULL, *fail, *tmp;
 	size_t len, k;
 	int c, fd, rc, pass;
@@ -196,7 +208,8 @@ main(int argc, char *argv[])
 				die("%s:", outpath);
 			close(fd);
 		}
-		opts.argv = run_argv(kind, argv + optind, outpath, s.cases);
+		runargv = run_argv(kind, argv + optind, outpath, s.cases);
+		opts.argv = runargv;
 		opts.capture_stdout = 1;
 		proc_forward_signals();
 		if ((fail = proc_run(&opts, &res)) != NULL) {
@@ -226,6 +239,10 @@ main(int argc, char *argv[])
 		}
 		proc_result_free(&res);
 		free(cmd);
+		if (runargv != argv + optind)
+			free(runargv);
+		while (nowned > 0)
+			free(owned[--nowned]);
 	}
 	if ((err = harness[kind].parse(&s, text, len)) != NULL || (err = hset_write(&s, stdout)) != NULL)
 		die("%s", err);

@@ -255,7 +255,7 @@ slowed_repo() {
 	cp -R "$FIX/gbench" "$T/repo"
 	cd "$T/repo"
 	git init -q -b main && git add -A && git commit -q -m gbench
-	run -0 --separate-stderr perfgate GATE_MK="$MK"
+	run -0 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK"
 	[ "$(last | jq -r .verdict)" = ok ]
 	[ "$(last | jq -r .metrics)" = 3 ]
 }
@@ -263,7 +263,7 @@ slowed_repo() {
 @test "benchrec: gate: Google Benchmark, a 2x slower sum regressed, the max unchanged ok" {
 	need_gbench
 	slowed_repo gbench src/work.c "$FIX/gbench/slow/work.c"
-	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
 	[ "$(last | jq -c .regressed)" = '["BM_Sum_4096_ns","BM_Sum_4096_items_per_s"]' ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BM_Max_4096_ns") | .verdict')" = ok ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BM_Sum_4096_items_per_s") | .better')" = higher ]
@@ -272,7 +272,7 @@ slowed_repo() {
 @test "benchrec: gate: go test, a 2x slower sum regressed, the max unchanged ok" {
 	need go
 	slowed_repo gotest work.go "$FIX/gotest/slow/work.go"
-	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
 	[ "$(last | jq -c .regressed)" = '["BenchmarkSum_n_4096_ns"]' ]
 	[ "$(last | jq -c .unbudgeted)" = '["BenchmarkSum_n_4096_items_per_s"]' ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BenchmarkMax_ns") | .verdict')" = ok ]
@@ -281,7 +281,7 @@ slowed_repo() {
 @test "benchrec: gate: hyperfine, a 2x slower sum regressed, the max unchanged ok" {
 	need hyperfine
 	slowed_repo hyperfine work.c "$FIX/hyperfine/slow/work.c"
-	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
 	[ "$(last | jq -c .regressed)" = '["sum_ns"]' ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "max_ns") | .verdict')" = ok ]
 }
@@ -289,7 +289,7 @@ slowed_repo() {
 @test "benchrec: gate: pytest-benchmark, a 2x slower total regressed, the largest unchanged ok" {
 	need_pytest
 	slowed_repo pytest work.py "$FIX/pytest/slow/work.py"
-	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
 	[ "$(last | jq -c .regressed)" = '["test_total_ns"]' ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "test_largest_ns") | .verdict')" = ok ]
 	[ -z "$(git status --porcelain)" ]
