@@ -35,7 +35,7 @@ static const struct {
 static int verbose;
 
 /* What the command line as it runs owns: freed at the end, for the leak checker. */
-static char *owned[4];
+static char *owned[6];
 static size_t nowned;
 
 static char *
@@ -105,13 +105,19 @@ gotest_argv(char *const *argv, const char *re)
 
 /* The command as it runs: what the harness needs added to write its document to out. */
 static char **
-run_argv(enum kind k, char *const *argv, const char *out, const char *cases)
+run_argv(enum kind k, char *const *argv, const char *out, const struct hset *s)
 {
+	const char *cases = s->cases;
+	char **v, **sel = NULL;
 	size_t n;
-	char **v;
 
 	if (k == GOTEST)
 		return cases != NULL ? gotest_argv(argv, own(harness_cases_regex(cases))) : (char **)argv;
+	/* hyperfine: only the commands selected (their array freed with the rest). */
+	if (k == HYPERFINE && (sel = harness_hyperfine_select(s, argv)) != NULL) {
+		own((char *)sel);
+		argv = sel;
+	}
 	for (n = 0; argv[n] != NULL; n++)
 		;
 	v = xmalloc((n + 5) * sizeof *v);
@@ -208,7 +214,7 @@ main(int argc, char *argv[])
 				die("%s:", outpath);
 			close(fd);
 		}
-		runargv = run_argv(kind, argv + optind, outpath, s.cases);
+		runargv = run_argv(kind, argv + optind, outpath, &s);
 		opts.argv = runargv;
 		opts.capture_stdout = 1;
 		proc_forward_signals();

@@ -240,6 +240,23 @@ slowed_repo() {
 	[ "$(jq '.sleep_0_001_ns > 1000000' <<<"$output")" = true ]
 }
 
+@test "benchrec: BENCH_CASES takes the commands it does not select, and their names, out of hyperfine's command line" {
+	need hyperfine
+	BENCH_CASES=max_ns run -0 --separate-stderr benchrec -v hyperfine -- hyperfine -N -r 2 -n sum true --command-name=max 'sleep 0.001' -n 'a;$b' 'sleep 0.002'
+	[ "$output" = "$(printf '%s\n' "$output" | grep '^{"max_ns":[0-9.]*}$')" ]
+	[[ "$stderr" == *"Benchmark 1: max"* && "$stderr" != *"Benchmark 2"* ]]
+	# Unnamed commands, by their command line.
+	BENCH_CASES=sleep_0_002_ns,true run -0 --separate-stderr benchrec -v hyperfine -- hyperfine -N -r 2 true 'sleep 0.001' 'sleep 0.002'
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["true_ns","true_user_ns","true_sys_ns","sleep_0_002_ns"]' ]
+	[[ "$stderr" == *"Benchmark 2: sleep 0.002"* && "$stderr" != *"Benchmark 3"* ]]
+	# Commands made from a template run whole; only the selected are written.
+	BENCH_CASES=sleep_0_002_ns run -0 --separate-stderr benchrec -v hyperfine -- hyperfine -N -r 2 -P x 1 2 'sleep 0.00{x}'
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["sleep_0_002_ns"]' ]
+	[[ "$stderr" == *"Benchmark 2: sleep 0.002"* ]]
+	BENCH_CASES=nope run -2 --separate-stderr benchrec hyperfine -- hyperfine -N -r 2 true
+	[ "$stderr" = "benchrec: hyperfine output: BENCH_CASES=nope: no case 'nope'" ]
+}
+
 @test "benchrec: a real pytest-benchmark run, converted" {
 	need_pytest
 	cp -R "$FIX/pytest" "$T/py"
