@@ -92,7 +92,8 @@ gotest_argv(char *const *argv, const char *re)
 			i++;
 			done = 1;
 		} else if (strncmp(a, "-bench=", 7) == 0 || strncmp(a, "-test.bench=", 12) == 0) {
-			v[j++] = own(msgf("-bench=%s", re));
+			/* The option as written (-test.bench for a test binary), its value replaced. */
+			v[j++] = own(msgf("%.*s%s", (int)(strchr(argv[i], '=') + 1 - argv[i]), argv[i], re));
 			done = 1;
 		} else
 			v[j++] = argv[i];

@@ -227,6 +227,11 @@ slowed_repo() {
 	BENCH_CASES=BenchmarkMax_ns run -0 --separate-stderr benchrec -v gotest -- go test -run '^$' -bench . -benchtime 10ms -cpu 1 .
 	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkMax_ns"]' ]
 	[[ "$stderr" != *BenchmarkSum* ]]
+	# A test binary's -test.bench=, its value replaced.
+	go test -c -o bench.test .
+	BENCH_CASES=BenchmarkSum_n_4096 run -0 --separate-stderr benchrec -v gotest -- ./bench.test -test.run '^$' -test.bench=Max -test.benchtime 10ms -test.cpu 1
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s"]' ]
+	[[ "$stderr" != *BenchmarkMax* ]]
 	# A failing test binary: go test's status and its FAIL line.
 	printf 'package work\n\nimport "testing"\n\nfunc BenchmarkBad(b *testing.B) { b.Fatal("no input") }\n' > bad_test.go
 	run -2 --separate-stderr benchrec gotest -- go test -run '^$' -bench Bad -cpu 1 .
