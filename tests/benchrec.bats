@@ -289,6 +289,9 @@ slowed_repo() {
 	[ "$(last | jq -c .regressed)" = '["BM_Sum_4096_ns","BM_Sum_4096_items_per_s"]' ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BM_Max_4096_ns") | .verdict')" = ok ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BM_Sum_4096_items_per_s") | .better')" = higher ]
+	# make gate says the same (the measurements reused), with make's own status 2.
+	run -2 --separate-stderr make --no-print-directory gate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	[ "$(last | jq -r .verdict)" = regressed ]
 }
 
 @test "benchrec: gate: go test, a 2x slower sum regressed, the max unchanged ok" {
