@@ -174,6 +174,10 @@ slowed_repo() {
 	    '{"name": "BM_Good", "run_type": "iteration", "real_time": 3}]}' > "$T/skip.json"
 	BENCH_CASES=BM_Good_ns run -0 benchrec gbench -f "$T/skip.json"
 	[ "$output" = '{"BM_Good_ns":3}' ]
+	# A run that Google Benchmark 1.8 skipped (SkipWithMessage) has no time to keep.
+	sed -i 's/"error_occurred": true/"skipped": true, "skip_message": "no GPU"/' "$T/skip.json"
+	run -0 benchrec gbench -f "$T/skip.json"
+	[ "$output" = '{"BM_Good_ns":3}' ]
 }
 
 @test "benchrec: a harness that is not installed, a command that fails: exit 2 naming the command and its status" {
