@@ -158,8 +158,9 @@ harness_hyperfine_select(const struct hset *s, char *const *argv)
 	for (i = 0; i < ncmd; i++) {
 		if (i < nname) {
 			cname = argv[name[i] + namelen[i] - 1];
+			/* Attached: "--command-name=x", or "-nx" (where an '=' is the name's). */
 			if (namelen[i] == 1)
-				cname = strchr(cname, '=') != NULL ? strchr(cname, '=') + 1 : cname + 2;
+				cname = cname[1] == '-' ? strchr(cname, '=') + 1 : cname + 2;
 		} else
 			cname = argv[cmd[i]];
 		if (hset_wants(s, cname, strlen(cname))) {
