@@ -127,6 +127,12 @@ char *harness_pytest(struct hset *s, const char *text, size_t len);
 char **harness_hyperfine_select(const struct hset *s, char *const *argv);
 
 /*
+ * A pytest plugin, as Python source, that deselects the tests BENCH_CASES
+ * does not want (benchrec runs pytest with -p and it on PYTHONPATH).
+ */
+extern const char harness_pytest_plugin[];
+
+/*
  * Which harness wrote the JSON document top, by its members ("Google
  * Benchmark", "hyperfine", "pytest-benchmark"), or NULL: for the message
  * that one harness's document was given to another's reader.

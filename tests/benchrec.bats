@@ -272,6 +272,13 @@ slowed_repo() {
 	cd "$T/py"
 	PYTHONDONTWRITEBYTECODE=1 run -0 --separate-stderr benchrec pytest -- pytest -q -p no:cacheprovider --benchmark-max-time=0.001 --benchmark-min-rounds=3 test_work.py
 	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["test_total_ns","test_largest_ns"]' ]
+	# BENCH_CASES deselects the others inside pytest, by the same rule as the keys.
+	printf 'import pytest\n\n\n@pytest.mark.parametrize("n", ["a b", "a-c"])\ndef test_p(benchmark, n):\n    benchmark(len, n)\n' > test_p.py
+	mkdir "$T/tmp"
+	BENCH_CASES=test_p_a_c,test_largest_ns TMPDIR=$T/tmp PYTHONDONTWRITEBYTECODE=1 run -0 --separate-stderr benchrec -v pytest -- pytest -q -p no:cacheprovider --benchmark-max-time=0.001 --benchmark-min-rounds=3 test_work.py test_p.py
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["test_largest_ns","test_p_a_c_ns"]' ]
+	[[ "$stderr" == *"2 passed, 2 deselected"* ]]
+	[ -z "$(ls -A "$T/tmp")" ]
 	run -2 --separate-stderr benchrec pytest -- pytest -q -p no:cacheprovider -k nothing_matches test_work.py
 	[[ "${stderr_lines[-1]}" == "benchrec: pytest -q -p no:cacheprovider -k nothing_matches test_work.py: exited with status 5" ]]
 }
