@@ -180,6 +180,38 @@ slowed_repo() {
 	[ "$output" = '{"BM_Good_ns":3}' ]
 }
 
+@test "benchrec: every input of the fuzz corpus is a metrics line, or exit 2 with one line naming the file" {
+	local f pick harness n=0 bad=0 i=0
+	local harnesses=(gbench gotest hyperfine pytest)
+	# One input in eight: the sweep's time kept to seconds (the fuzz
+	# target checks the metrics line of every one).
+	for f in "$TOP"/tests/fuzz/corpus/benchrec/*; do
+		i=$((i + 1))
+		[ $((i % 8)) -eq 0 ] || continue
+		pick=$(od -An -tu1 -N1 "$f" | tr -d ' ')
+		[ $((pick % 10)) -lt 8 ] || continue
+		harness=${harnesses[$((pick % 4))]}
+		tail -c +2 "$f" > "$T/in"
+		run --separate-stderr benchrec "$harness" -f "$T/in"
+		n=$((n + 1))
+		if [ "$status" -eq 0 ]; then
+			[ "${#lines[@]}" -eq 1 ] && [[ "$output" == "{"*"}" ]] && [ -z "$stderr" ] ||
+			    { echo "$f ($harness): $output"; false; }
+			continue
+		fi
+		bad=$((bad + 1))
+		[ "$status" -eq 2 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] ||
+		    { echo "$f ($harness): exit $status: $output / $stderr"; false; }
+		[[ "$stderr" == "benchrec: $T/in:"* ]] || { echo "$f ($harness): $stderr"; false; }
+	done
+	[ "$n" -gt 80 ] && [ "$bad" -gt 30 ]
+}
+
+@test "benchrec: a metrics line that cannot be written is exit 2" {
+	run -2 --separate-stderr bash -c 'benchrec gbench -f "$1" > /dev/full' sh "$D/gbench-1.7.1.json"
+	[ "$stderr" = "benchrec: write stdout: No space left on device" ]
+}
+
 @test "benchrec: a harness that is not installed, a command that fails: exit 2 naming the command and its status" {
 	TMPDIR=$T run -2 --separate-stderr benchrec gbench -- "$T/no such bench" --x
 	[ "$stderr" = "benchrec: cannot run $T/no such bench: No such file or directory" ]
