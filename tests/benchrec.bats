@@ -259,14 +259,14 @@ slowed_repo() {
 	cp -R "$FIX/gotest" "$T/go"
 	cd "$T/go"
 	run -0 --separate-stderr benchrec gotest -- go test -run '^$' -bench . -benchtime 10ms -count 2 -cpu 1 .
-	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns"]' ]
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_cpu_ns_per_op","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns","BenchmarkMax_cpu_ns_per_op"]' ]
 	BENCH_CASES=BenchmarkMax_ns run -0 --separate-stderr benchrec -v gotest -- go test -run '^$' -bench . -benchtime 10ms -cpu 1 .
 	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkMax_ns"]' ]
 	[[ "$stderr" != *BenchmarkSum* ]]
 	# A test binary's -test.bench=, its value replaced.
 	go test -c -o bench.test .
 	BENCH_CASES=BenchmarkSum_n_4096 run -0 --separate-stderr benchrec -v gotest -- ./bench.test -test.run '^$' -test.bench=Max -test.benchtime 10ms -test.cpu 1
-	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s"]' ]
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_cpu_ns_per_op","BenchmarkSum_n_4096_items_per_s"]' ]
 	[[ "$stderr" != *BenchmarkMax* ]]
 	# A failing test binary: go test's status and its FAIL line.
 	printf 'package work\n\nimport "testing"\n\nfunc BenchmarkBad(b *testing.B) { b.Fatal("no input") }\n' > bad_test.go
@@ -341,9 +341,9 @@ slowed_repo() {
 	need go
 	slowed_repo gotest work.go "$FIX/gotest/slow/work.go"
 	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
-	[ "$(last | jq -c .regressed)" = '["BenchmarkSum_n_4096_ns"]' ]
-	[ "$(last | jq -c .unbudgeted)" = '["BenchmarkSum_n_4096_items_per_s"]' ]
-	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BenchmarkMax_ns") | .verdict')" = ok ]
+	[ "$(last | jq -c .regressed)" = '["BenchmarkSum_n_4096_cpu_ns_per_op"]' ]
+	[ "$(last | jq -c .unbudgeted)" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns"]' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BenchmarkMax_cpu_ns_per_op") | .verdict')" = ok ]
 }
 
 @test "benchrec: gate: hyperfine, a 2x slower sum regressed, the max unchanged ok" {
@@ -388,7 +388,7 @@ examples=(
 	cp -R "$FIX/gotest" "$T/go"
 	cd "$T/go"
 	run -0 --separate-stderr bash -c "${examples[1]} -benchtime 5ms -cpu 1"
-	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns"]' ]
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_cpu_ns_per_op","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns","BenchmarkMax_cpu_ns_per_op"]' ]
 }
 
 @test "benchrec: man example: benchrec hyperfine -- hyperfine -N -r 5 -n sum './work sum' -n max './work max'" {
