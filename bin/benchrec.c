@@ -34,6 +34,63 @@ static const struct {
 
 static int verbose;
 
+/*
+ * What main reads and runs, kept where LeakSanitizer sees it still held
+ * when die() exits (a local in a register may already be gone).
+ */
+static struct {
+	char *text, *label, *cmd, *err, **argv;
+	struct proc_result res;
+} run;
+
+/* pytest: the directory of the BENCH_CASES plugin, put on PYTHONPATH; "" when none. */
+static char plugindir[4096];
+static char pluginpath[4200];
+
+/* Write the plugin into a directory of its own under tmp, first on PYTHONPATH. */
+static void
+pytest_plugin(const char *tmp)
+{
+	const char *old = getenv("PYTHONPATH");
+	char *path;
+	FILE *fp;
+
+	snprintf(plugindir, sizeof plugindir, "%s/benchrec.XXXXXX", tmp);
+	if (mkdtemp(plugindir) == NULL)
+		die("%s:", plugindir);
+	snprintf(pluginpath, sizeof pluginpath, "%s/benchrec_cases.py", plugindir);
+	if ((fp = fopen(pluginpath, "w")) == NULL || fputs(harness_pytest_plugin, fp) == EOF ||
+	    fclose(fp) != 0)
+		die("%s:", pluginpath);
+	path = old != NULL && *old != '\0' ? msgf("%s:%s", plugindir, old) : xstrdup(plugindir);
+	/* No __pycache__ is left in the directory, so that it can be removed. */
+	if (setenv("PYTHONPATH", path, 1) != 0 || setenv("PYTHONDONTWRITEBYTECODE", "1", 1) != 0)
+		die("setenv:");
+	free(path);
+}
+
+static void
+pytest_plugin_remove(void)
+{
+	if (*plugindir == '\0')
+		return;
+	unlink(pluginpath);
+	rmdir(plugindir);
+	*plugindir = '\0';
+}
+
+/* What the command line as it runs owns: freed at the end, for the leak checker. */
+static char *owned[6];
+static size_t nowned;
+
+static char *
+own(char *s)
+{
+	if (nowned < sizeof owned / sizeof owned[0])
+		owned[nowned++] = s;
+	return s;
+}
+
 static void
 usage(void)
 {
@@ -80,45 +137,56 @@ gotest_argv(char *const *argv, const char *re)
 			i++;
 			done = 1;
 		} else if (strncmp(a, "-bench=", 7) == 0 || strncmp(a, "-test.bench=", 12) == 0) {
-			v[j++] = msgf("-bench=%s", re);
+			/* The option as written (-test.bench for a test binary), its value replaced. */
+			v[j++] = own(msgf("%.*s%s", (int)(strchr(argv[i], '=') + 1 - argv[i]), argv[i], re));
 			done = 1;
 		} else
 			v[j++] = argv[i];
 	}
 	if (!done)
-		v[j++] = msgf("-bench=%s", re);
+		v[j++] = own(msgf("-bench=%s", re));
 	v[j] = NULL;
 	return v;
 }
 
 /* The command as it runs: what the harness needs added to write its document to out. */
 static char **
-run_argv(enum kind k, char *const *argv, const char *out, const char *cases)
+run_argv(enum kind k, char *const *argv, const char *out, const struct hset *s)
 {
+	const char *cases = s->cases;
+	char **v, **sel = NULL;
 	size_t n;
-	char **v;
 
 	if (k == GOTEST)
-		return cases != NULL ? gotest_argv(argv, harness_cases_regex(cases)) : (char **)argv;
+		return cases != NULL ? gotest_argv(argv, own(harness_cases_regex(cases))) : (char **)argv;
+	/* hyperfine: only the commands selected (their array freed with the rest). */
+	if (k == HYPERFINE && (sel = harness_hyperfine_select(s, argv)) != NULL) {
+		own((char *)sel);
+		argv = sel;
+	}
 	for (n = 0; argv[n] != NULL; n++)
 		;
-	v = xmalloc((n + 5) * sizeof *v);
+	v = xmalloc((n + 6) * sizeof *v);
 	memcpy(v, argv, n * sizeof *v);
 	switch (k) {
 	case GBENCH:
-		v[n++] = msgf("--benchmark_out=%s", out);
+		v[n++] = own(msgf("--benchmark_out=%s", out));
 		v[n++] = "--benchmark_out_format=json";
 		/* The console table goes to stdout, the context to stderr: JSON has both on stdout. */
 		v[n++] = "--benchmark_format=json";
 		if (cases != NULL)
-			v[n++] = msgf("--benchmark_filter=%s", harness_cases_regex(cases));
+			v[n++] = own(msgf("--benchmark_filter=%s", own(harness_cases_regex(cases))));
 		break;
 	case HYPERFINE:
 		v[n++] = "--export-json";
 		v[n++] = (char *)out;
 		break;
 	default:
-		v[n++] = msgf("--benchmark-json=%s", out);
+		v[n++] = own(msgf("--benchmark-json=%s", out));
+		if (cases != NULL && *plugindir != '\0') {
+			v[n++] = "-p";
+			v[n++] = "benchrec_cases";
+		}
 		break;
 	}
 	v[n] = NULL;
@@ -130,8 +198,7 @@ main(int argc, char *argv[])
 {
 	struct hset s = { 0 };
 	struct proc_opts opts = { 0 };
-	struct proc_result res = { 0 };
-	char outpath[4096] = "", why[512], *text, *err, *label = NULL, *cmd;
+	char outpath[4096] = "", why[512];
 	const char *file = NULL, *fail, *tmp;
 	size_t len, k;
 	int c, fd, rc, pass;
@@ -185,9 +252,9 @@ main(int argc, char *argv[])
 
 	if (file != NULL) {
 		s.file = strcmp(file, "-") == 0 ? "<stdin>" : file;
-		text = read_all(strcmp(file, "-") == 0 ? "/dev/stdin" : file, &len);
+		run.text = read_all(strcmp(file, "-") == 0 ? "/dev/stdin" : file, &len);
 	} else {
-		cmd = cmdline(argv + optind);
+		run.cmd = cmdline(argv + optind);
 		if (kind != GOTEST) {
 			if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
 				tmp = "/tmp";
@@ -195,43 +262,52 @@ main(int argc, char *argv[])
 			if ((fd = mkstemp(outpath)) < 0)
 				die("%s:", outpath);
 			close(fd);
+			if (kind == PYTEST && s.cases != NULL)
+				pytest_plugin(tmp);
 		}
-		opts.argv = run_argv(kind, argv + optind, outpath, s.cases);
+		run.argv = run_argv(kind, argv + optind, outpath, &s);
+		opts.argv = run.argv;
 		opts.capture_stdout = 1;
 		proc_forward_signals();
-		if ((fail = proc_run(&opts, &res)) != NULL) {
+		fail = proc_run(&opts, &run.res);
+		pytest_plugin_remove();
+		if (fail != NULL) {
 			if (*outpath != '\0')
 				unlink(outpath);
 			die("%s", fail);
 		}
-		if (verbose || proc_failure(&opts, &res, why, sizeof why) != NULL)
-			fwrite(res.out, 1, res.outlen, stderr);
+		if (verbose || proc_failure(&opts, &run.res, why, sizeof why) != NULL)
+			fwrite(run.res.out, 1, run.res.outlen, stderr);
 		if (kind == GOTEST) {
-			text = res.out;
-			len = res.outlen;
-			res.out = NULL;
+			run.text = run.res.out;
+			len = run.res.outlen;
+			run.res.out = NULL;
 		} else {
-			text = read_all(outpath, &len);
+			run.text = read_all(outpath, &len);
 			unlink(outpath);
 		}
-		label = msgf("%s output", argv[optind]);
-		s.file = label;
-		if ((fail = proc_failure(&opts, &res, why, sizeof why)) != NULL) {
-			if (!res.started)
+		run.label = msgf("%s output", argv[optind]);
+		s.file = run.label;
+		if ((fail = proc_failure(&opts, &run.res, why, sizeof why)) != NULL) {
+			if (!run.res.started)
 				die("%s", fail);
 			/* go test says which benchmark failed; the others only how. */
-			if (kind == GOTEST && (err = harness_gotest_failure(s.file, text, len)) != NULL)
-				die("%s (%s)", err, fail);
-			die("%s: %s", cmd, fail);
+			if (kind == GOTEST && (run.err = harness_gotest_failure(s.file, run.text, len)) != NULL)
+				die("%s (%s)", run.err, fail);
+			die("%s: %s", run.cmd, fail);
 		}
-		proc_result_free(&res);
-		free(cmd);
+		proc_result_free(&run.res);
+		free(run.cmd);
+		if (run.argv != argv + optind)
+			free(run.argv);
+		while (nowned > 0)
+			free(owned[--nowned]);
 	}
-	if ((err = harness[kind].parse(&s, text, len)) != NULL || (err = hset_write(&s, stdout)) != NULL)
-		die("%s", err);
+	if ((run.err = harness[kind].parse(&s, run.text, len)) != NULL || (run.err = hset_write(&s, stdout)) != NULL)
+		die("%s", run.err);
 	rc = fshut(stdout, "stdout");
 	hset_free(&s);
-	free(text);
-	free(label);
+	free(run.text);
+	free(run.label);
 	return rc;
 }

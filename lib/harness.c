@@ -159,7 +159,7 @@ hset_write(struct hset *s, FILE *fp)
 	size_t i, len;
 	int first = 1, hit;
 
-	if (s->n == 0)
+	if (s->n == 0 && s->cases == NULL)
 		return msgf("%s: no benchmark results", s->file);
 	/* Every case must name a metric, as bench.h's BENCH_CASES does. */
 	for (p = s->cases; p != NULL && *p != '\0'; p = *end == ',' ? end + 1 : end) {

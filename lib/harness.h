@@ -117,6 +117,22 @@ char *harness_hyperfine(struct hset *s, const char *text, size_t len);
 char *harness_pytest(struct hset *s, const char *text, size_t len);
 
 /*
+ * hyperfine's command line argv (argv[0] is hyperfine) without the
+ * commands, and their -n names, that BENCH_CASES (s->cases) does not
+ * select, as a new array of argv's strings to free; NULL to run it as it
+ * is: no cases, every or no command selected, or a command line it does
+ * not understand (an unknown option, -P or -L templates, one --prepare a
+ * command).
+ */
+char **harness_hyperfine_select(const struct hset *s, char *const *argv);
+
+/*
+ * A pytest plugin, as Python source, that deselects the tests BENCH_CASES
+ * does not want (benchrec runs pytest with -p and it on PYTHONPATH).
+ */
+extern const char harness_pytest_plugin[];
+
+/*
  * Which harness wrote the JSON document top, by its members ("Google
  * Benchmark", "hyperfine", "pytest-benchmark"), or NULL: for the message
  * that one harness's document was given to another's reader.

@@ -87,6 +87,9 @@ one_run(struct hset *s, const struct jrecord *r, unsigned long line, int *runs)
 		free(cname);
 		goto out;
 	}
+	/* Google Benchmark 1.8's SkipWithMessage: no measurement, and no error. */
+	if ((f = jget(r, "skipped", 7)) != NULL && f->type == J_TRUE)
+		goto out;
 	t = jget(r, s->cpu ? "cpu_time" : "real_time", s->cpu ? 8 : 9);
 	if (t == NULL || t->type != J_NUMBER) {
 		err = msgf("%s:%lu: benchmark %s has no number \"%s\"", s->file, line, who,

@@ -42,6 +42,37 @@ one_test(struct hset *s, const struct jrecord *b, unsigned long line)
 	return err;
 }
 
+/*
+ * pytest selects its tests inside its own process, so BENCH_CASES reaches
+ * it as a plugin: the naming rule of harness.h again, in Python (what
+ * hset_wants asks of a name), deselecting every test no case wants, and
+ * none when no test would be left (the metrics line then names the case).
+ */
+const char harness_pytest_plugin[] =
+    "# benchrec(1): BENCH_CASES as pytest's selection (harness.h's rule).\n"
+    "import os\n"
+    "import re\n"
+    "\n"
+    "\n"
+    "def _stem(name):\n"
+    "    return '_'.join(re.findall(r'[A-Za-z0-9]+', name))\n"
+    "\n"
+    "\n"
+    "def _wants(cases, name):\n"
+    "    st = _stem(name)\n"
+    "    return st == '' or any(c == st or c.startswith(st + '_') for c in cases)\n"
+    "\n"
+    "\n"
+    "def pytest_collection_modifyitems(config, items):\n"
+    "    cases = [c for c in os.environ.get('BENCH_CASES', '').split(',') if c]\n"
+    "    if not cases:\n"
+    "        return\n"
+    "    keep = [i for i in items if _wants(cases, i.name)]\n"
+    "    drop = [i for i in items if not _wants(cases, i.name)]\n"
+    "    if keep and drop:\n"
+    "        config.hook.pytest_deselected(items=drop)\n"
+    "        items[:] = keep\n";
+
 char *
 harness_pytest(struct hset *s, const char *text, size_t len)
 {

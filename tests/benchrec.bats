@@ -174,6 +174,42 @@ slowed_repo() {
 	    '{"name": "BM_Good", "run_type": "iteration", "real_time": 3}]}' > "$T/skip.json"
 	BENCH_CASES=BM_Good_ns run -0 benchrec gbench -f "$T/skip.json"
 	[ "$output" = '{"BM_Good_ns":3}' ]
+	# A run that Google Benchmark 1.8 skipped (SkipWithMessage) has no time to keep.
+	sed -i 's/"error_occurred": true/"skipped": true, "skip_message": "no GPU"/' "$T/skip.json"
+	run -0 benchrec gbench -f "$T/skip.json"
+	[ "$output" = '{"BM_Good_ns":3}' ]
+}
+
+@test "benchrec: every input of the fuzz corpus is a metrics line, or exit 2 with one line naming the file" {
+	local f pick harness n=0 bad=0 i=0
+	local harnesses=(gbench gotest hyperfine pytest)
+	# One input in eight: the sweep's time kept to seconds (the fuzz
+	# target checks the metrics line of every one).
+	for f in "$TOP"/tests/fuzz/corpus/benchrec/*; do
+		i=$((i + 1))
+		[ $((i % 8)) -eq 0 ] || continue
+		pick=$(od -An -tu1 -N1 "$f" | tr -d ' ')
+		[ $((pick % 10)) -lt 8 ] || continue
+		harness=${harnesses[$((pick % 4))]}
+		tail -c +2 "$f" > "$T/in"
+		run --separate-stderr benchrec "$harness" -f "$T/in"
+		n=$((n + 1))
+		if [ "$status" -eq 0 ]; then
+			[ "${#lines[@]}" -eq 1 ] && [[ "$output" == "{"*"}" ]] && [ -z "$stderr" ] ||
+			    { echo "$f ($harness): $output"; false; }
+			continue
+		fi
+		bad=$((bad + 1))
+		[ "$status" -eq 2 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] ||
+		    { echo "$f ($harness): exit $status: $output / $stderr"; false; }
+		[[ "$stderr" == "benchrec: $T/in:"* ]] || { echo "$f ($harness): $stderr"; false; }
+	done
+	[ "$n" -gt 80 ] && [ "$bad" -gt 30 ]
+}
+
+@test "benchrec: a metrics line that cannot be written is exit 2" {
+	run -2 --separate-stderr bash -c 'benchrec gbench -f "$1" > /dev/full' sh "$D/gbench-1.7.1.json"
+	[ "$stderr" = "benchrec: write stdout: No space left on device" ]
 }
 
 @test "benchrec: a harness that is not installed, a command that fails: exit 2 naming the command and its status" {
@@ -223,10 +259,15 @@ slowed_repo() {
 	cp -R "$FIX/gotest" "$T/go"
 	cd "$T/go"
 	run -0 --separate-stderr benchrec gotest -- go test -run '^$' -bench . -benchtime 10ms -count 2 -cpu 1 .
-	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns"]' ]
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_cpu_ns_per_op","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns","BenchmarkMax_cpu_ns_per_op"]' ]
 	BENCH_CASES=BenchmarkMax_ns run -0 --separate-stderr benchrec -v gotest -- go test -run '^$' -bench . -benchtime 10ms -cpu 1 .
 	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkMax_ns"]' ]
 	[[ "$stderr" != *BenchmarkSum* ]]
+	# A test binary's -test.bench=, its value replaced.
+	go test -c -o bench.test .
+	BENCH_CASES=BenchmarkSum_n_4096 run -0 --separate-stderr benchrec -v gotest -- ./bench.test -test.run '^$' -test.bench=Max -test.benchtime 10ms -test.cpu 1
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_cpu_ns_per_op","BenchmarkSum_n_4096_items_per_s"]' ]
+	[[ "$stderr" != *BenchmarkMax* ]]
 	# A failing test binary: go test's status and its FAIL line.
 	printf 'package work\n\nimport "testing"\n\nfunc BenchmarkBad(b *testing.B) { b.Fatal("no input") }\n' > bad_test.go
 	run -2 --separate-stderr benchrec gotest -- go test -run '^$' -bench Bad -cpu 1 .
@@ -240,12 +281,36 @@ slowed_repo() {
 	[ "$(jq '.sleep_0_001_ns > 1000000' <<<"$output")" = true ]
 }
 
+@test "benchrec: BENCH_CASES takes the commands it does not select, and their names, out of hyperfine's command line" {
+	need hyperfine
+	BENCH_CASES=max_ns run -0 --separate-stderr benchrec -v hyperfine -- hyperfine -N -r 2 -n sum true --command-name=max 'sleep 0.001' -n 'a;$b' 'sleep 0.002'
+	[ "$output" = "$(printf '%s\n' "$output" | grep '^{"max_ns":[0-9.]*}$')" ]
+	[[ "$stderr" == *"Benchmark 1: max"* && "$stderr" != *"Benchmark 2"* ]]
+	# Unnamed commands, by their command line.
+	BENCH_CASES=sleep_0_002_ns,true run -0 --separate-stderr benchrec -v hyperfine -- hyperfine -N -r 2 true 'sleep 0.001' 'sleep 0.002'
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["true_ns","true_user_ns","true_sys_ns","sleep_0_002_ns"]' ]
+	[[ "$stderr" == *"Benchmark 2: sleep 0.002"* && "$stderr" != *"Benchmark 3"* ]]
+	# Commands made from a template run whole; only the selected are written.
+	BENCH_CASES=sleep_0_002_ns run -0 --separate-stderr benchrec -v hyperfine -- hyperfine -N -r 2 -P x 1 2 'sleep 0.00{x}'
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["sleep_0_002_ns"]' ]
+	[[ "$stderr" == *"Benchmark 2: sleep 0.002"* ]]
+	BENCH_CASES=nope run -2 --separate-stderr benchrec hyperfine -- hyperfine -N -r 2 true
+	[ "$stderr" = "benchrec: hyperfine output: BENCH_CASES=nope: no case 'nope'" ]
+}
+
 @test "benchrec: a real pytest-benchmark run, converted" {
 	need_pytest
 	cp -R "$FIX/pytest" "$T/py"
 	cd "$T/py"
 	PYTHONDONTWRITEBYTECODE=1 run -0 --separate-stderr benchrec pytest -- pytest -q -p no:cacheprovider --benchmark-max-time=0.001 --benchmark-min-rounds=3 test_work.py
 	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["test_total_ns","test_largest_ns"]' ]
+	# BENCH_CASES deselects the others inside pytest, by the same rule as the keys.
+	printf 'import pytest\n\n\n@pytest.mark.parametrize("n", ["a b", "a-c"])\ndef test_p(benchmark, n):\n    benchmark(len, n)\n' > test_p.py
+	mkdir "$T/tmp"
+	BENCH_CASES=test_p_a_c,test_largest_ns TMPDIR=$T/tmp PYTHONDONTWRITEBYTECODE=1 run -0 --separate-stderr benchrec -v pytest -- pytest -q -p no:cacheprovider --benchmark-max-time=0.001 --benchmark-min-rounds=3 test_work.py test_p.py
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["test_largest_ns","test_p_a_c_ns"]' ]
+	[[ "$stderr" == *"2 passed, 2 deselected"* ]]
+	[ -z "$(ls -A "$T/tmp")" ]
 	run -2 --separate-stderr benchrec pytest -- pytest -q -p no:cacheprovider -k nothing_matches test_work.py
 	[[ "${stderr_lines[-1]}" == "benchrec: pytest -q -p no:cacheprovider -k nothing_matches test_work.py: exited with status 5" ]]
 }
@@ -255,7 +320,7 @@ slowed_repo() {
 	cp -R "$FIX/gbench" "$T/repo"
 	cd "$T/repo"
 	git init -q -b main && git add -A && git commit -q -m gbench
-	run -0 --separate-stderr perfgate GATE_MK="$MK"
+	run -0 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK"
 	[ "$(last | jq -r .verdict)" = ok ]
 	[ "$(last | jq -r .metrics)" = 3 ]
 }
@@ -263,33 +328,36 @@ slowed_repo() {
 @test "benchrec: gate: Google Benchmark, a 2x slower sum regressed, the max unchanged ok" {
 	need_gbench
 	slowed_repo gbench src/work.c "$FIX/gbench/slow/work.c"
-	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
 	[ "$(last | jq -c .regressed)" = '["BM_Sum_4096_ns","BM_Sum_4096_items_per_s"]' ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BM_Max_4096_ns") | .verdict')" = ok ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BM_Sum_4096_items_per_s") | .better')" = higher ]
+	# make gate says the same (the measurements reused), with make's own status 2.
+	run -2 --separate-stderr make --no-print-directory gate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	[ "$(last | jq -r .verdict)" = regressed ]
 }
 
 @test "benchrec: gate: go test, a 2x slower sum regressed, the max unchanged ok" {
 	need go
 	slowed_repo gotest work.go "$FIX/gotest/slow/work.go"
-	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
-	[ "$(last | jq -c .regressed)" = '["BenchmarkSum_n_4096_ns"]' ]
-	[ "$(last | jq -c .unbudgeted)" = '["BenchmarkSum_n_4096_items_per_s"]' ]
-	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BenchmarkMax_ns") | .verdict')" = ok ]
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	[ "$(last | jq -c .regressed)" = '["BenchmarkSum_n_4096_cpu_ns_per_op"]' ]
+	[ "$(last | jq -c .unbudgeted)" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns"]' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "BenchmarkMax_cpu_ns_per_op") | .verdict')" = ok ]
 }
 
 @test "benchrec: gate: hyperfine, a 2x slower sum regressed, the max unchanged ok" {
 	need hyperfine
 	slowed_repo hyperfine work.c "$FIX/hyperfine/slow/work.c"
-	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
-	[ "$(last | jq -c .regressed)" = '["sum_ns"]' ]
-	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "max_ns") | .verdict')" = ok ]
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	[ "$(last | jq -c .regressed)" = '["sum_user_ns"]' ]
+	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "max_user_ns") | .verdict')" = ok ]
 }
 
 @test "benchrec: gate: pytest-benchmark, a 2x slower total regressed, the largest unchanged ok" {
 	need_pytest
 	slowed_repo pytest work.py "$FIX/pytest/slow/work.py"
-	run -1 --separate-stderr perfgate GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
+	run -1 --separate-stderr "$TOP/bin/perfgate" GATE_MK="$MK" BASE=HEAD~1 HEAD=HEAD
 	[ "$(last | jq -c .regressed)" = '["test_total_ns"]' ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "test_largest_ns") | .verdict')" = ok ]
 	[ -z "$(git status --porcelain)" ]
@@ -320,7 +388,7 @@ examples=(
 	cp -R "$FIX/gotest" "$T/go"
 	cd "$T/go"
 	run -0 --separate-stderr bash -c "${examples[1]} -benchtime 5ms -cpu 1"
-	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns"]' ]
+	[ "$(jq -c 'keys_unsorted' <<<"$output")" = '["BenchmarkSum_n_4096_ns","BenchmarkSum_n_4096_cpu_ns_per_op","BenchmarkSum_n_4096_items_per_s","BenchmarkMax_ns","BenchmarkMax_cpu_ns_per_op"]' ]
 }
 
 @test "benchrec: man example: benchrec hyperfine -- hyperfine -N -r 5 -n sum './work sum' -n max './work max'" {

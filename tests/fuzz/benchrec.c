@@ -7,7 +7,10 @@
  * line it writes is one JSON object of numbers (jmetrics), under keys of
  * ASCII letters, digits and '_' only, none twice. harness_scale10 gives a
  * JSON number that reads back as the input times 10^k, to the last bit or
- * two, or NULL for what is not a JSON number.
+ * two, or NULL for what is not a JSON number. harness_hyperfine_select,
+ * given the rest cut at NULs as a command line, keeps it whole (NULL) or
+ * gives back a shorter one that keeps argv[0] and takes words out, never
+ * adds or reorders them.
  */
 #include <math.h>
 
@@ -46,6 +49,47 @@ check_scale(const char *s, size_t len, int k)
 }
 
 static void
+check_select(const char *text, size_t len)
+{
+	struct hset s = { 0 };
+	char *buf, **argv, **v;
+	size_t n = 1, i, j;
+
+	if ((buf = malloc(len + 2)) == NULL)
+		abort();
+	memcpy(buf, "h", 1);
+	buf[1] = '\0';
+	memcpy(buf + 2, text, len);	/* argv[0] "h", then the words */
+	/* A word is what ends in a NUL: what follows the last NUL is left out. */
+	for (i = 0; i < len; i++)
+		n += text[i] == '\0';
+	if ((argv = calloc(n + 1, sizeof *argv)) == NULL)
+		abort();
+	argv[0] = buf;
+	for (i = 0, j = 1; j < n; j++) {
+		argv[j] = buf + 2 + i;
+		while (text[i] != '\0')
+			i++;
+		i++;
+	}
+	s.cases = "sum_ns,max,sleep_0_001_ns";
+	v = harness_hyperfine_select(&s, argv);
+	if (v != NULL) {
+		FUZZ_CHECK(v[0] == argv[0], "argv[0] not kept");
+		for (i = j = 0; v[i] != NULL; i++) {
+			while (j < n && argv[j] != v[i])
+				j++;
+			FUZZ_CHECK(j < n, "word %zu is not argv's, in order", i);
+			j++;
+		}
+		FUZZ_CHECK(i < n, "nothing taken out");
+		free(v);
+	}
+	free(argv);
+	free(buf);
+}
+
+static void
 check_line(const char *out, size_t len)
 {
 	static struct jrecord rec;
@@ -81,7 +125,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	pick = data[0] % 10;
-	if (pick >= 8) {
+	if (pick == 9) {
+		check_select(text, len);
+		return 0;
+	}
+	if (pick == 8) {
 		check_scale(text, len, (int)(data[0] / 10 % 25) - 12);
 		return 0;
 	}
