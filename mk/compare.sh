@@ -25,6 +25,15 @@ side_var() {
 	eval "printf '%s' \"\${COMPARE_${2}_$1-}\""
 }
 
+# One compare a COMPARE_DIR, as one gate a GATEDIR: flock on descriptor
+# 9, held while this script runs, or a refusal in one line.
+mkdir -p "$dir" || exit 2
+exec 9>> "$dir/lock"
+if ! flock -n 9; then
+	say "COMPARE_DIR $dir is in use by pid $(cat "$dir/lock.pid" 2>/dev/null)"
+	exit 2
+fi
+echo $$ > "$dir/lock.pid"
 rm -rf "$dir/rows"
 mkdir -p "$dir/rows" "$(dirname "$doc")" || exit 2
 
@@ -51,7 +60,7 @@ fi
 # What describes the run and every side, for perfdoc.
 commit=$(git rev-parse HEAD 2>/dev/null) || commit=none
 dirty=$( { git diff HEAD -- . ":(exclude)$doc" ":(exclude)$COMPARE_TABLE" 2>/dev/null
-	git ls-files -o --exclude-standard 2>/dev/null; } | sha256sum | cut -c1-64)
+	git ls-files -z -o --exclude-standard 2>/dev/null | xargs -0 -r sha256sum -- 2>&1; } | sha256sum | cut -c1-64)
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
     -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
     -n "rounds=$COMPARE_ROUNDS" -m "gauge=$gauge" -n "maxload=$maxload"

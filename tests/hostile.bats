@@ -311,3 +311,48 @@ mkrepo() {
 	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
 	[ "$(last | jq -r .head.dirty)" != "$d1" ]
 }
+
+@test "hostile: concurrency: refjudge refuses a second record of one side for a round (two compares in one file)" {
+	cd "$T"
+	R=$DATA/refjudge
+	{ cat "$R/runs.jsonl"; grep '"side":"plain"' "$R/runs.jsonl" | head -n 1; } > runs.jsonl
+	n=$(wc -l < runs.jsonl)
+	run -2 --separate-stderr refjudge -c sum -s kata,plain,numpy runs.jsonl "$R/stats.jsonl"
+	[ "$stderr" = "refjudge: runs.jsonl:$n: row sum: second record for side plain, round 1" ]
+	[ -z "$output" ]
+}
+
+@test "hostile: concurrency: a second make compare in a COMPARE_DIR in use refuses with one line" {
+	cd "$T"
+	export PERFGATE_PRESSURE=$T/pressure
+	setpressure 1.00
+	unset RESUME
+	C=$DATA/compare
+	slow="sh -c 'sleep 0.5; exec $C/side.sh impl'"
+	make -s --no-print-directory -f "$C/Makefile" compare COMPARE_CMD_impl="$slow" > out1 2> err1 &
+	pid=$!
+	wait_for build/compare/lock.pid
+	run -2 --separate-stderr make -s --no-print-directory -f "$C/Makefile" compare
+	[[ "$stderr" == "compare: COMPARE_DIR build/compare is in use by pid "[0-9]*$'\n'* ]]
+	wait "$pid"
+	[ "$(jq -r '.status, .rows_valid, .rows_total' docs/perf.json | paste -sd ' ')" = "complete 3 3" ]
+	[ "$(jq -r '.rows[0].rounds' docs/perf.json)" = 2 ]
+}
+
+@test "hostile: cache: make compare's uncommitted digest takes an untracked file's content" {
+	mkrepo
+	export PERFGATE_PRESSURE=$T/pressure
+	setpressure 1.00
+	unset RESUME
+	C=$DATA/compare
+	# The fake sides count their calls in ./calls: not the change tested.
+	echo calls >> .git/info/exclude
+	echo one > notes.txt
+	# Twice: the first run's outputs (docs/) are there from the second on.
+	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
+	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
+	d1=$(jq -r .run.uncommitted_sha256 docs/perf.json)
+	echo two > notes.txt
+	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
+	[ "$(jq -r .run.uncommitted_sha256 docs/perf.json)" != "$d1" ]
+}
