@@ -356,3 +356,81 @@ mkrepo() {
 	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
 	[ "$(jq -r .run.uncommitted_sha256 docs/perf.json)" != "$d1" ]
 }
+
+# proj: a directory $T/proj whose Makefile includes gate.mk, as a user's
+# does, for names relative to it.
+proj() {
+	mkdir -p "$T/proj"
+	printf 'include %s/mk/gate.mk\n' "$TOP" > "$T/proj/Makefile"
+	cd "$T/proj"
+}
+
+@test "hostile: names: make gate-clean with a GATEDIR holding a blank removes that directory and nothing else" {
+	proj
+	mkdir results "perf results"
+	echo keep > results/data.txt
+	echo gone > "perf results/x"
+	run -0 --separate-stderr make -s gate-clean GATEDIR="$T/proj/perf results"
+	[ "$(cat results/data.txt)" = keep ]
+	[ ! -e "perf results" ]
+}
+
+@test "hostile: names: a side's file whose name holds ; \$ quotes or a leading dash runs nothing and is gated" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	proj
+	for name in 'k;touch pwned;.c' '-top.c' 'a b.c' "q'uo\"te.c" 'd$(E)${IFS}$$x.c' '`touch pwned`.c'; do
+		printf 'const char line[] = "{\\"x_ns\\":9.0}";\n' > "$name"
+		run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$name" GATEDIR="$T/g"
+		[ "$status" -eq 0 ] || { echo "$name: $stderr"; false; }
+		[ "$(last | jq -r .head.source)" = "sha256:$(sha256sum < "./$name" | cut -c1-64)" ]
+		[ ! -e pwned ] && [ ! -e "$T/g/head/pwned" ]
+		# make -n prints the sides' steps, and runs none of them.
+		run -0 --separate-stderr make -n gate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$name" \
+		    GATEDIR="$T/dry"
+		[ ! -e pwned ] && [ ! -e "$T/dry" ]
+	done
+}
+
+@test "hostile: names: revisions whose names hold \$(E), \${IFS} or quotes are the revisions named" {
+	mkrepo
+	git branch 'v1'
+	sed 's|^/\* The largest|/* The very largest|' src/fx.c > "$T/fx.c"
+	cp "$T/fx.c" src/fx.c
+	git commit -q -am 'fx: a comment'
+	for b in 'v1$(E)' 'v1${IFS}x' "v1'q" 'v1$$x'; do
+		git branch -f "$b" HEAD
+		run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" BASE=v1 HEAD="$b"
+		[ "$(last | jq -r .head.commit)" = "$(git rev-parse HEAD)" ] || { echo "$b: $stderr"; false; }
+		[ "$(last | jq -r .head.revision)" = null ] || [ "$(last | jq -r .head.revision)" = "$b" ]
+		[ ! -e pwned ]
+	done
+}
+
+@test "hostile: names: make install and uninstall with a PREFIX holding a blank and a quote touch nothing else" {
+	mkdir -p "$T/my" "$T/x"
+	echo keep > "$T/my/keep"
+	echo keep > "$T/x/keep"
+	cd "$TOP"
+	run -0 --separate-stderr make -s install PREFIX="$T/my to'ols"
+	[ -x "$T/my to'ols/bin/alternate" ] && [ -f "$T/my to'ols/share/perfgate/gate.mk" ]
+	[ -f "$T/my to'ols/share/man/man7/perfgate.7" ]
+	run -0 --separate-stderr make -s uninstall PREFIX="$T/my to'ols"
+	[ -z "$(find "$T/my to'ols" -type f)" ]
+	[ "$(cat "$T/my/keep")" = keep ] && [ "$(cat "$T/x/keep")" = keep ]
+}
+
+@test "hostile: names: make compare-drafts with a COMPARE_DIR holding a blank removes its drafts and nothing else" {
+	cd "$T"
+	export PERFGATE_PRESSURE=$T/pressure
+	setpressure 1.00
+	unset RESUME
+	C=$DATA/compare
+	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
+	mkdir -p results/drafts "perf results/drafts"
+	echo keep > results/drafts/data.txt
+	echo gone > "perf results/drafts/old.md"
+	run -0 --separate-stderr make -s --no-print-directory -f "$C/Makefile" compare-drafts COMPARE_DIR="$T/perf results"
+	[ "$(cat results/drafts/data.txt)" = keep ]
+	[ ! -e "perf results/drafts/old.md" ]
+}
