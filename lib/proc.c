@@ -8,6 +8,7 @@
  * the child's pipes and a pidfd, so that a child which closes its pipes but
  * keeps running is still seen, and still timed out.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -348,6 +350,73 @@ drain_rest(int *outfd, int *errfd, const struct proc_opts *o, struct proc_result
 	closefd(errfd);
 }
 
+/*
+ * The pids of our children, from /proc/self/task/TID/children (every
+ * thread's), into pids[0..cap); returns how many (0 when /proc cannot
+ * tell).
+ */
+static size_t
+list_children(pid_t *pids, size_t cap)
+{
+	char path[64], buf[4096];
+	struct dirent *e;
+	size_t n = 0;
+	ssize_t got;
+	char *p, *end;
+	long v;
+	DIR *d;
+	int fd;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return 0;
+	while (n < cap && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%.20s/children", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		got = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		buf[got] = '\0';
+		for (p = buf; n < cap; p = end) {
+			v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			if (v > 0)
+				pids[n++] = (pid_t)v;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * No process the child started outlives it, wherever it went: the tool is
+ * a subreaper (PR_SET_CHILD_SUBREAPER, from its first child on), so a
+ * descendant whose parent has died (a daemon that forked twice and called
+ * setsid, the setsid child of a benchmark killed past its TERM) is our
+ * child: killed and reaped here, again until none is left, since each one
+ * killed hands its own children to us.
+ */
+static void
+kill_descendants(void)
+{
+	pid_t pids[256];
+	size_t n, i, rounds;
+
+	for (rounds = 0; rounds < 1000; rounds++) {
+		if ((n = list_children(pids, sizeof pids / sizeof pids[0])) == 0)
+			return;
+		for (i = 0; i < n; i++)
+			kill(pids[i], SIGKILL);
+		for (i = 0; i < n; i++)
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+	}
+}
+
 const char *
 proc_run(const struct proc_opts *o, struct proc_result *r)
 {
@@ -362,6 +431,12 @@ proc_run(const struct proc_opts *o, struct proc_result *r)
 	pid_t pid;
 
 	memset(r, 0, sizeof *r);
+	{
+		static int subreaper;
+
+		if (!subreaper)
+			subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 1 : -1;
+	}
 	if (o->capture_stdout) {
 		if (pipe2(outp, O_CLOEXEC) < 0)
 			return syserr("pipe");
@@ -453,6 +528,7 @@ proc_run(const struct proc_opts *o, struct proc_result *r)
 	r->wall_ns = now_ns() - t0;
 	if (pidfd >= 0)
 		close(pidfd);
+	kill_descendants();
 	drain_rest(&outp[0], &errp[0], o, r, &outcap);
 
 spawned:

@@ -434,3 +434,51 @@ proj() {
 	[ "$(cat results/drafts/data.txt)" = keep ]
 	[ ! -e "perf results/drafts/old.md" ]
 }
+
+# left MARK: the pids of processes whose command line holds MARK (a number
+# no other process uses), killed after they are counted, so that a failing
+# test leaves none behind either.
+left() {
+	local p
+	p=$(pgrep -f -- "$1" || true)
+	[ -z "$p" ] || kill -9 $p 2>/dev/null || true
+	printf '%s' "$p"
+}
+
+@test "hostile: orphans: a benchmark's daemon that forked twice and called setsid does not outlive the round" {
+	mark=$((RANDOM + 40000))
+	cat > "$T/daemon.sh" <<SH
+( setsid sh -c 'sleep $mark.5' > /dev/null 2>&1 & ) 
+echo '{"x_ns":1}'
+SH
+	run -0 --separate-stderr alternate -r 2 a="sh $T/daemon.sh" b="sh $T/daemon.sh"
+	sleep 0.2
+	[ -z "$(left "sleep $mark.5")" ]
+}
+
+@test "hostile: orphans: a benchmark that ignores TERM leaves no setsid child when it is timed out" {
+	mark=$((RANDOM + 40000))
+	cat > "$T/stubborn.sh" <<SH
+trap '' TERM
+setsid sh -c 'trap "" TERM; sleep $mark.5' > /dev/null 2>&1 &
+sleep $mark.25
+SH
+	run -2 --separate-stderr alternate -r 1 -t 1 a="sh $T/stubborn.sh" b="sh $T/stubborn.sh"
+	[[ "$stderr" == *"timed out"* ]] || [[ "$output" == *"timed out"* ]]
+	sleep 0.2
+	[ -z "$(left "sleep $mark.5")" ] && [ -z "$(left "sleep $mark.25")" ]
+}
+
+@test "hostile: orphans: a gate whose benchmark leaves a daemon leaves no process" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	mark=$((RANDOM + 40000))
+	cat > "$T/wrap.sh" <<SH
+( setsid sh -c 'sleep $mark.5' > /dev/null 2>&1 & )
+exec "\$@"
+SH
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$G" GATE_BENCH="sh $T/wrap.sh \$(GATE_SIDE)/bench"
+	sleep 0.2
+	[ -z "$(left "sleep $mark.5")" ]
+}
