@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdint.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -393,6 +394,63 @@ list_children(pid_t *pids, size_t cap)
 }
 
 /*
+ * The guard: a process of its own group, outside the tool's, holding the
+ * read end of a pipe from the tool, told the group of each child as it
+ * starts and 0 as it ends. A tool killed mid-run (kill -9 of its process
+ * group: a CI cancel, timeout -s KILL) cannot end its child, whose group
+ * is its own; the pipe's end tells the guard, which kills that group.
+ */
+static int guard_fd = -1;
+static pid_t guard_pid;
+
+static void
+start_guard(void)
+{
+	int p[2], fd;
+	int32_t v, g = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	if ((pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
+		/* Nothing of the tool's held open: its stdout ends with it. */
+		for (fd = 0; fd < 1024; fd++)
+			if (fd != p[0])
+				close(fd);
+		while ((n = read(p[0], &v, sizeof v)) == (ssize_t)sizeof v || (n < 0 && errno == EINTR))
+			if (n == (ssize_t)sizeof v)
+				g = v;
+		if (g > 0)
+			kill(-g, SIGKILL);
+		_exit(0);
+	}
+	close(p[0]);
+	guard_fd = p[1];
+	guard_pid = pid;
+}
+
+static void
+tell_guard(pid_t g)
+{
+	int32_t v = (int32_t)g;
+
+	if (guard_fd >= 0 && write(guard_fd, &v, sizeof v) != (ssize_t)sizeof v) {
+		close(guard_fd);
+		guard_fd = -1;
+	}
+}
+
+/*
  * No process the child started outlives it, wherever it went: the tool is
  * a subreaper (PR_SET_CHILD_SUBREAPER, from its first child on), so a
  * descendant whose parent has died (a daemon that forked twice and called
@@ -408,6 +466,11 @@ kill_descendants(void)
 
 	for (rounds = 0; rounds < 1000; rounds++) {
 		if ((n = list_children(pids, sizeof pids / sizeof pids[0])) == 0)
+			return;
+		for (i = 0; i < n; i++)
+			if (pids[i] == guard_pid)
+				pids[i--] = pids[--n];
+		if (n == 0)
 			return;
 		for (i = 0; i < n; i++)
 			kill(pids[i], SIGKILL);
@@ -434,8 +497,10 @@ proc_run(const struct proc_opts *o, struct proc_result *r)
 	{
 		static int subreaper;
 
-		if (!subreaper)
+		if (!subreaper) {
 			subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 1 : -1;
+			start_guard();
+		}
 	}
 	if (o->capture_stdout) {
 		if (pipe2(outp, O_CLOEXEC) < 0)
@@ -511,6 +576,7 @@ proc_run(const struct proc_opts *o, struct proc_result *r)
 	}
 	r->started = 1;
 	current_pgid = pid;
+	tell_guard(pid);
 	if (forwarding)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	closefd(&outp[1]);
@@ -528,6 +594,7 @@ proc_run(const struct proc_opts *o, struct proc_result *r)
 	r->wall_ns = now_ns() - t0;
 	if (pidfd >= 0)
 		close(pidfd);
+	tell_guard(0);
 	kill_descendants();
 	drain_rest(&outp[0], &errp[0], o, r, &outcap);
 

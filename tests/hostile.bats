@@ -482,3 +482,22 @@ SH
 	sleep 0.2
 	[ -z "$(left "sleep $mark.5")" ]
 }
+
+@test "hostile: orphans: kill -9 of the gate's process group leaves no benchmark running" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	mark=$((RANDOM + 40000))
+	printf 'sleep %s.5\nexec "$@"\n' "$mark" > "$T/slow.sh"
+	setsid perfgate $(fixed_args) GATEDIR="$G" GATE_BENCH="sh $T/slow.sh \$(GATE_SIDE)/bench" > /dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		pgrep -f "sleep $mark.5" > /dev/null && break
+		sleep 0.1
+	done
+	pgrep -f "sleep $mark.5" > /dev/null
+	kill -9 -- "-$pid"
+	wait "$pid" || true
+	sleep 0.3
+	[ -z "$(left "sleep $mark.5")" ]
+}
