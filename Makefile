@@ -122,35 +122,44 @@ test-san: deps
 test: deps all check lint-man warnings compare-ci
 	@sh tests/run.sh tests/*.bats
 
+# The installed directories, each quoted for the shell once: a PREFIX may
+# hold blanks or quotes (uninstall removes only what install wrote).
+inst_q = '$(subst ','\'',$(DESTDIR)$(1))'
+IBIN = $(call inst_q,$(PREFIX)/bin)
+IMAN1 = $(call inst_q,$(MANPREFIX)/man1)
+IMAN7 = $(call inst_q,$(MANPREFIX)/man7)
+IDATA = $(call inst_q,$(DATADIR))
+
 install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
-	cp -f $(TOOLBIN) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin/
-	mkdir -p $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/kata
-	cp -f mk/gate.mk mk/gate.sh mk/store.sh mk/noise.sh mk/counts.mk mk/explain.sh $(DESTDIR)$(DATADIR)/
-	cp -f mk/compare.mk mk/compare.sh $(DESTDIR)$(DATADIR)/
-	cp -f ci/perfgate-ci.sh mk/shard.sh $(DESTDIR)$(DATADIR)/
+	mkdir -p -- $(IBIN) $(IMAN1) $(IMAN7)
+	cp -f $(TOOLBIN) $(SCRIPTS) $(IBIN)/
+	mkdir -p -- $(IDATA)/bench $(IDATA)/kata
+	cp -f mk/gate.mk mk/gate.sh mk/store.sh mk/noise.sh mk/counts.mk mk/explain.sh $(IDATA)/
+	cp -f mk/compare.mk mk/compare.sh $(IDATA)/
+	cp -f ci/perfgate-ci.sh mk/shard.sh $(IDATA)/
 	# bench/ is what a benchmark includes: installed whole.
-	cp -f $(wildcard bench/*) $(DESTDIR)$(DATADIR)/bench/
-	cp -f kata/kernels.h kata/kernels.c $(DESTDIR)$(DATADIR)/kata/
+	cp -f $(wildcard bench/*) $(IDATA)/bench/
+	cp -f kata/kernels.h kata/kernels.c $(IDATA)/kata/
 	# The kata's budget, for the installed default gate.
-	cp -f budget.toml $(DESTDIR)$(DATADIR)/
-	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
-	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
+	cp -f budget.toml $(IDATA)/
+	cp -f $(MAN1) $(IMAN1)/
+	cp -f $(MAN7) $(IMAN7)/
 	# Every installed page's footer names this version.
-	sed -i 's/^\.Os.*/.Os perfgate $(PERFGATE_VERSION)/' $(MAN1:man/%=$(DESTDIR)$(MANPREFIX)/man1/%) $(MAN7:man/%=$(DESTDIR)$(MANPREFIX)/man7/%)
+	for p in $(notdir $(MAN1)); do sed -i 's/^\.Os.*/.Os perfgate $(PERFGATE_VERSION)/' $(IMAN1)/"$$p" || exit 1; done
+	for p in $(notdir $(MAN7)); do sed -i 's/^\.Os.*/.Os perfgate $(PERFGATE_VERSION)/' $(IMAN7)/"$$p" || exit 1; done
 	# perfgate.pc, written for this PREFIX from mk/perfgate.pc.in (each
 	# value escaped for pkg-config, so that a PREFIX with blanks works).
-	mkdir -p $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR))
+	mkdir -p -- $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR))
 	sh mk/perfgate-pc.sh mk/perfgate.pc.in $(call pc_q,$(PREFIX)) $(call pc_q,$(DATADIR)) $(call pc_q,$(PERFGATE_VERSION)) \
 	    > $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc.tmp)
 	mv -f $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc.tmp) $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc)
 
 uninstall:
-	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/perfgate
-	rm -rf $(DESTDIR)$(DATADIR)
-	rm -f $(TOOLS:%=$(DESTDIR)$(MANPREFIX)/man1/%.1) $(DESTDIR)$(MANPREFIX)/man7/perfgate.7
-	rm -f $(DESTDIR)$(MANPREFIX)/man1/perfgate.1
-	rm -f $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc)
+	for t in $(TOOLS) perfgate; do rm -f -- $(IBIN)/"$$t"; done
+	rm -rf -- $(IDATA)
+	for t in $(TOOLS); do rm -f -- $(IMAN1)/"$$t.1"; done
+	rm -f -- $(IMAN7)/perfgate.7 $(IMAN1)/perfgate.1
+	rm -f -- $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc)
 
 # A make value quoted for the shell: a PREFIX with blanks or quotes is one word.
 pc_q = '$(subst ','\'',$(1))'

@@ -81,6 +81,19 @@ static struct jlayout layout;
 static long *poscache;
 static size_t nposcache;
 static long keyat = -1;
+static long roundat = -1;	/* where "round" is (-1: not in the record) */
+
+/*
+ * The (group, round) pairs seen, and where each was first: two records of
+ * one side for one round are two runs merged into one file (two gates or
+ * compares writing at once), never data to reduce.
+ */
+static struct names seenrounds;
+static struct seen {
+	const char *file;
+	unsigned long line;
+} *seenat;
+static size_t capseen;
 
 static char *arena;
 static size_t arenalen, arenacap;
@@ -401,14 +414,41 @@ relayout(const struct jrecord *rec)
 		poscache = xrealloc(poscache, rec->n * sizeof *poscache);
 		nposcache = rec->n;
 	}
-	keyat = -1;
+	keyat = roundat = -1;
 	for (i = 0; i < rec->n; i++) {
 		const struct jfield *f = &rec->field[i];
 
 		poscache[i] = field_index(f->key, f->keylen);
 		if (keylen > 0 && jfield_is(f, key))
 			keyat = (long)i;
+		if (jfield_is(f, "round"))
+			roundat = (long)i;
 	}
+}
+
+/* A second record of group g for the record's round; NULL, or what is wrong. */
+static const char *
+onceperround(const struct jreader *r, const struct jrecord *rec, const struct group *g)
+{
+	const struct jfield *rf;
+	char buf[64];
+	long idx;
+	int n;
+
+	if (roundat < 0 || (rf = &rec->field[roundat])->type != J_NUMBER)
+		return NULL;
+	n = snprintf(buf, sizeof buf, "%zu %.17g", (size_t)(g - groups), rf->num);
+	if ((idx = names_find(&seenrounds, buf, (size_t)n)) >= 0)
+		return inputerror(r, "second record for %s \"%s\", round %.*s (first at %s:%lu)", key, g->name,
+		    (int)rf->rawlen, rf->raw, seenat[idx].file, seenat[idx].line);
+	idx = names_add(&seenrounds, buf, (size_t)n);
+	if ((size_t)idx >= capseen) {
+		capseen = capseen ? 2 * capseen : 64;
+		seenat = xrealloc(seenat, capseen * sizeof *seenat);
+	}
+	seenat[idx].file = r->name;
+	seenat[idx].line = r->lineno;
+	return NULL;
 }
 
 /* Take the record on line r->lineno into its group; NULL, or what is wrong. */
@@ -432,6 +472,8 @@ take(const struct jreader *r, const char *line, size_t len, struct jrecord *rec)
 		if (kf->type != J_STRING)
 			return inputerror(r, "value of \"%s\" is not a string", key);
 		g = group_of(kf->raw, kf->rawlen);
+		if ((err = onceperround(r, rec, g)) != NULL)
+			return err;
 	} else
 		g = group_of("", 0);
 	g->n++;

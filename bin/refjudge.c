@@ -36,6 +36,7 @@ struct round {
 	double gv;
 	char *before;		/* what the gate read before the round, raw */
 	long discarded;
+	unsigned long long had;	/* the sides with a record of this round, by index */
 };
 
 static const char *casename;
@@ -129,6 +130,12 @@ takerun(const struct jrecord *r, char **deferred, char **error)
 	if ((f = get(r, "round")) == NULL || f->type != J_NUMBER)
 		return "a record without a round";
 	rd = findround((long)f->num);
+	/* Two records of one side for a round are two runs in one file. */
+	if (rd->had & 1ULL << (s - sides)) {
+		snprintf(msg, sizeof msg, "second record for side %s, round %ld", s->name, rd->round);
+		return msg;
+	}
+	rd->had |= 1ULL << (s - sides);
 	if ((g = get(r, "pressure")) != NULL && g->type == J_NUMBER)
 		gaugekey = "pressure";
 	else

@@ -11,6 +11,15 @@
 # judges the shards' verdicts as one with mergeshards, writing
 # build/gate/verdict.md and verdict.jsonl.
 #
+# The budget and the Makefile come from the pull request, so gate judges by
+# the base's budget: the file the Makefile names (BUDGET), as the base
+# commit holds it. Every change the head makes to it is reported first
+# (`head loosens a_ns from 0.1 to 99`), on stderr and in the summary; a
+# loosening (a fraction raised, a metric's budget removed, fewer runs)
+# fails the gate with status 1 unless PERFGATE_BUDGET_SIGNED=1, which the
+# workflow sets from what only a maintainer can give (a label, a protected
+# input): then the head's budget is the one judged by.
+#
 # Either way the Markdown verdict is appended to $GITHUB_STEP_SUMMARY when
 # it is set (GitHub Actions) and printed on standard output (every CI's
 # log), every picture and record stays in build/gate for the artifact, and
@@ -37,6 +46,12 @@ summary() {
 	{
 		echo "### perfgate"
 		echo
+		if [ -s "$gatedir/budget-changes.txt" ]; then
+			echo "**The pull request changes the budget** ($budget_judged):"
+			echo
+			sed 's/^/- /' "$gatedir/budget-changes.txt"
+			echo
+		fi
 		if [ "$status" -le 1 ] && [ -f "$gatedir/verdict.md" ] || newer "$gatedir/verdict.md" "$marker"; then
 			cat "$gatedir/verdict.md"
 			echo
@@ -57,6 +72,36 @@ summary() {
 	if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 		cat "$gatedir/summary.md" >> "$GITHUB_STEP_SUMMARY"
 	fi
+}
+
+# budget_entries FILE: "runs N" and "NAME FRACTION" for each metric of a
+# budget file's [budget] table, sorted by name.
+budget_entries() {
+	awk '
+		{ sub(/[ \t]*#.*$/, "") }
+		/^[ \t]*\[/ { t = $0; gsub(/[ \t\[\]]/, "", t); next }
+		/=/ {
+			k = $0; sub(/[ \t]*=.*$/, "", k); sub(/^[ \t]*/, "", k)
+			v = $0; sub(/^[^=]*=[ \t]*/, "", v); sub(/[ \t]*$/, "", v)
+			if (t == "" && k == "runs") print "runs " v
+			else if (t == "budget") print k " " v
+		}' "$1" | sort
+}
+
+# budget_changes BASE HEAD: what the head's budget changes, one line each;
+# status 1 when any of it loosens.
+budget_changes() {
+	budget_entries "$1" > "$gatedir/budget.base"
+	budget_entries "$2" > "$gatedir/budget.head"
+	join -a 1 -a 2 -e - -o 0,1.2,2.2 "$gatedir/budget.base" "$gatedir/budget.head" | awk '
+		$2 == $3 { next }
+		$1 == "runs" { print "head changes runs from " $2 " to " $3; if ($3 == "-" || $3 + 0 < $2 + 0) loose = 1; next }
+		$2 == "-" { print "head adds " $1 " at " $3; next }
+		$3 == "-" { print "head removes the budget of " $1 " (" $2 ")"; loose = 1; next }
+		$3 + 0 > $2 + 0 { print "head loosens " $1 " from " $2 " to " $3; loose = 1; next }
+		$3 + 0 < $2 + 0 { print "head tightens " $1 " from " $2 " to " $3; next }
+		{ print "head rewrites " $1 " from " $2 " to " $3 }
+		END { exit loose }'
 }
 
 # A marker older than anything this run writes, for summary's freshness.
@@ -88,7 +133,32 @@ cmd_gate() {
 	start
 	out=$gatedir/perfgate.out
 	status=0
-	${PERFGATE:-perfgate} BASE="origin/$branch" HEAD=. ${shard:+GATE_SHARD="$shard"} "$@" > "$out" || status=$?
+	# The budget the head's Makefile names, as the base holds it.
+	rm -f "$gatedir/budget-changes.txt"
+	loosened=0 budget_judged="judged by the head's budget"
+	set -- BASE="origin/$branch" HEAD=. "$@"
+	path=$(${MAKE:-make} -s --no-print-directory "$@" \
+	    --eval='perfgate-ci-budget: ; @printf "%s\n" $(call gate_q,$(BUDGET))' perfgate-ci-budget 2>/dev/null) || path=
+	case $path in
+	''|/*) ;;
+	*)	prefix=$(git rev-parse --show-prefix)
+		if git show "origin/$branch:$prefix$path" > "$gatedir/base-budget.toml" 2>/dev/null && [ -f "$path" ]; then
+			budget_changes "$gatedir/base-budget.toml" "$path" > "$gatedir/budget-changes.txt" || loosened=1
+			sed 's/^/perfgate-ci: /' "$gatedir/budget-changes.txt" >&2
+			if [ "${PERFGATE_BUDGET_SIGNED:-0}" = 1 ]; then
+				budget_judged="signed (PERFGATE_BUDGET_SIGNED=1): judged by the head's budget"
+			else
+				budget_judged="judged by the base's budget"
+				[ "$loosened" = 0 ] || budget_judged="$budget_judged; a loosening fails the gate until it is signed (PERFGATE_BUDGET_SIGNED=1)"
+				set -- "$@" BUDGET="$(cd "$gatedir" && pwd)/base-budget.toml"
+			fi
+		fi ;;
+	esac
+	${PERFGATE:-perfgate} ${shard:+GATE_SHARD="$shard"} "$@" > "$out" || status=$?
+	if [ "$loosened" = 1 ] && [ "${PERFGATE_BUDGET_SIGNED:-0}" != 1 ] && [ "$status" = 0 ]; then
+		echo "perfgate-ci: the pull request loosens the budget, unsigned: status 1" >&2
+		status=1
+	fi
 	# The picture, when the gate did not draw it already.
 	if [ -f "$gatedir/runs.jsonl" ] && ! newer "$gatedir/rounds.svg" "$gatedir/runs.jsonl" &&
 	    command -v plotrounds > /dev/null 2>&1; then

@@ -166,9 +166,9 @@ compare-table: $(COMPARE_BIN)/perfdoc
 	mv -f $(COMPARE_TABLE).tmp $(COMPARE_TABLE)
 
 compare-drafts: $(COMPARE_BIN)/perfdoc
-	@rm -rf $(COMPARE_DIR)/drafts
-	$(COMPARE_BIN)/perfdoc -d $(COMPARE_DIR)/drafts $(COMPARE_DOC)
-	@ls $(COMPARE_DIR)/drafts 2>/dev/null | sed -n 's/\.title\.txt$$//p' | \
-	    while read -r c; do echo "draft: $(COMPARE_DIR)/drafts/$$c.md"; done
+	@rm -rf -- $(call compare_q,$(COMPARE_DIR)/drafts)
+	$(call compare_q,$(COMPARE_BIN)/perfdoc) -d $(call compare_q,$(COMPARE_DIR)/drafts) $(call compare_q,$(COMPARE_DOC))
+	@ls $(call compare_q,$(COMPARE_DIR)/drafts) 2>/dev/null | sed -n 's/\.title\.txt$$//p' | \
+	    while read -r c; do echo "draft: "$(call compare_q,$(COMPARE_DIR))"/drafts/$$c.md"; done
 
 .DEFAULT_GOAL := $(COMPARE_SAVED_GOAL)

@@ -25,6 +25,16 @@ side_var() {
 	eval "printf '%s' \"\${COMPARE_${2}_$1-}\""
 }
 
+# One compare a COMPARE_DIR, as one gate a GATEDIR: flock on descriptor
+# 9, held while this script runs, or a refusal in one line.
+mkdir -p "$dir" || exit 2
+exec 9>> "$dir/lock"
+if ! flock -n 9; then
+	say "COMPARE_DIR $dir is in use by pid $(cat "$dir/lock.pid" 2>/dev/null)"
+	exit 2
+fi
+echo $$ > "$dir/lock.pid"
+
 # impl_counts FILE: the implementation's allocations a call, every case of
 # $cases in one run of bench.h's counts mode (no timing, no valgrind), its
 # output into FILE; nothing with COMPARE_ALLOCS=0.

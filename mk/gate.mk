@@ -127,8 +127,10 @@ export GATE_SHARD
 GATE_BENCH_SRC ?= $(GATE_SHARE)/bench/bench.c
 GATE_INCLUDES ?= $(addprefix -I,$(sort $(abspath $(dir $(GATE_HEADERS)))))
 GATE_LDLIBS ?= -lm
-GATE_BUILD ?= $(GATE_SH) program $(GATE_SIDE)/bench $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
-    $(call gate_q,$(GATE_INCLUDES)) $(GATE_SIDE)/$(GATE_FILE) $(GATE_DRIVER) $(call gate_q,$(GATE_LDLIBS))
+# The side's directory and file are the shell's ($GATE_SIDE, $GATE_FILE,
+# set by gate.sh side), so that no name is ever read as shell code.
+GATE_BUILD ?= $(GATE_SH) program "$$GATE_SIDE/bench" $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
+    $(call gate_q,$(GATE_INCLUDES)) "$$GATE_SIDE/$$GATE_FILE" $(call gate_q,$(GATE_DRIVER)) $(call gate_q,$(GATE_LDLIBS))
 
 # The default build compiles GATE_BENCH_SRC, the driver, into an object of
 # its own, again only when its content or the content of a header it
@@ -141,29 +143,47 @@ GATE_OBJECTS ?= build/gate-objects
 export GATE_OBJECTS
 gate_driver = $(GATEDIR)/driver/$(if $(filter same,$(GATE_DRIVER_SHARED)),both,$(1)).o
 GATE_DRIVER_SHARED = $(if $(subst x$(BASE_CC)|$(BASE_CFLAGS),,x$(HEAD_CC)|$(HEAD_CFLAGS)),apart,same)
-GATE_BENCH ?= $(GATE_SIDE)/bench
+GATE_BENCH ?= $(call gate_q,$(GATE_SIDE)/bench)
 
-GATE_SH = sh $(GATE_MK_DIR)/gate.sh
+GATE_SH = sh $(call gate_q,$(GATE_MK_DIR)/gate.sh)
 GATE_TOOLS = $(PERFGATE_BIN)/alternate $(PERFGATE_BIN)/minjson $(PERFGATE_BIN)/cmpbudget $(PERFGATE_BIN)/plotrounds
 # The explanation's (explain.sh).
 GATE_TOOLS += $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 
-gate_kind = $(if $(wildcard $(1)/.),tree,$(if $(wildcard $(1)),file,rev))
+# What a side names, asked of the shell: make's own functions split a name
+# on blanks.
+gate_kind = $(shell if [ -d $(call gate_q,$(1)) ]; then echo tree; elif [ -e $(call gate_q,$(1)) ]; then echo file; \
+    else echo rev; fi)
 # A revision's side is the directory of this Makefile within the export of
 # the whole repository, as . is within the work tree.
 gate_prefix = $(shell git rev-parse --show-prefix 2>/dev/null)
 gate_q = '$(subst ','\'',$(1))'
+# A user's BASE and HEAD pass through make untouched ($ and all) when they
+# come from the command line or the environment; a makefile's own
+# definition is expanded as make expands it.
+gate_raw = $(if $(filter command line environment,$(origin $(1))),$(value $(1)),$($(1)))
+gate_base := $(call gate_raw,BASE)
+gate_head := $(call gate_raw,HEAD)
+# Under make -n the sides' recipes (marked + for make's job slots) are
+# printed, not run.
+gate_dry := $(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo)
+# Make cannot name the files of a GATEDIR whose name holds a blank.
+ifneq ($(words $(GATEDIR)),1)
+ifneq ($(MAKECMDGOALS),gate-clean)
+$(error gate: GATEDIR "$(GATEDIR)" holds a blank: make cannot name its files)
+endif
+endif
 
-# gate_side_rules(side, VALUE, CC, CFLAGS): the identity, build and key of
+# gate_side_rules(side, VAR, CC, CFLAGS): the identity, build and key of
 # one side. The build runs on every gate (it is a make recipe: `+`, so that
 # a GATE_BUILD of $(MAKE) shares make's job slots); the key file changes
 # only when what would run changes.
 define gate_side_rules
-$(1)_KIND := $$(call gate_kind,$(2))
-$(1)_SIDE := $$(abspath $$(if $$(filter tree,$$($(1)_KIND)),$(2),$$(GATEDIR)/$(1)$$(if $$(filter rev,$$($(1)_KIND)),/tree/$$(gate_prefix))))
+$(1)_KIND := $$(call gate_kind,$$($(2)))
+$(1)_SIDE := $$(if $$(filter tree,$$($(1)_KIND)),$$(shell cd -- $$(call gate_q,$$($(2))) && pwd),$$(abspath \
+    $$(GATEDIR)/$(1)$$(if $$(filter rev,$$($(1)_KIND)),/tree/$$(gate_prefix))))
 
 $$(GATEDIR)/$(1).key: GATE_SIDE = $$($(1)_SIDE)
-$$(GATEDIR)/$(1).key: GATE_FILE = $$(notdir $(2))
 $$(GATEDIR)/$(1).key: GATE_CC = $(3)
 $$(GATEDIR)/$(1).key: GATE_CFLAGS = $(4)
 ifdef GATE_DEFAULT_BUILD
@@ -173,14 +193,15 @@ $$(call gate_driver,$(1)): GATE_CC = $(3)
 $$(call gate_driver,$(1)): GATE_CFLAGS = $(4)
 endif
 $$(GATEDIR)/$(1).key: FORCE | $$(GATEDIR)/runs.id
-	+@GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
-	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) side $$(GATEDIR) $(1) $$($(1)_KIND) \
-	    $$(call gate_q,$(2)) $$(GATE_SIDE) $$(GATE_BUILD_TIMEOUT) $$(call gate_q,$$(GATE_BUILD)) \
-	    $$(call gate_q,$$(GATE_BENCH)) $$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC)) $$(GATE_HEADERS)
+	+@$$(gate_dry) GATE_CC=$$(call gate_q,$$(GATE_CC)) GATE_CFLAGS=$$(call gate_q,$$(GATE_CFLAGS)) \
+	    GATE_INCLUDES=$$(call gate_q,$$(GATE_INCLUDES)) $$(GATE_SH) side $$(call gate_q,$$(GATEDIR)) $(1) $$($(1)_KIND) \
+	    $$(call gate_q,$$($(2))) $$(call gate_q,$$(GATE_SIDE)) $$(call gate_q,$$(GATE_BUILD_TIMEOUT)) \
+	    $$(call gate_q,$$(GATE_BUILD)) $$(call gate_q,$$(GATE_BENCH)) \
+	    $$(foreach f,$$(if $$(filter file,$$($(1)_KIND)),$$(GATE_BENCH_SRC)) $$(GATE_HEADERS),$$(call gate_q,$$(f)))
 endef
 
-$(eval $(call gate_side_rules,base,$(BASE),$(BASE_CC),$(BASE_CFLAGS)))
-$(eval $(call gate_side_rules,head,$(HEAD),$(HEAD_CC),$(HEAD_CFLAGS)))
+$(eval $(call gate_side_rules,base,gate_base,$(BASE_CC),$(BASE_CFLAGS)))
+$(eval $(call gate_side_rules,head,gate_head,$(HEAD_CC),$(HEAD_CFLAGS)))
 
 # A bare `make gate` builds the two sides at once: compiling is most of the
 # time a gate spends outside its measurements, and nothing is measured
@@ -195,8 +216,8 @@ endif
 endif
 
 $(GATEDIR)/driver/%.o: FORCE | $(GATEDIR)/runs.id
-	@$(GATE_SH) driver $(GATEDIR) $@ $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
-	    $(call gate_q,$(GATE_INCLUDES)) $(abspath $(GATE_BENCH_SRC))
+	@$(GATE_SH) driver $(call gate_q,$(GATEDIR)) $(call gate_q,$@) $(call gate_q,$(GATE_CC)) $(call gate_q,$(GATE_CFLAGS)) \
+	    $(call gate_q,$(GATE_INCLUDES)) $(call gate_q,$(abspath $(GATE_BENCH_SRC)))
 
 # One gate a GATEDIR: this make holds it (gate.sh lock) for as long as it
 # runs, or refuses with one line, before anything in it is read or
@@ -216,26 +237,26 @@ endif
 # The rounds' settings, and the budget read (cmpbudget -n, its one reader)
 # before anything is built: a bad budget is an answer at once.
 $(GATEDIR)/runs.id: FORCE | $(GATE_TOOLS) $(BUDGET)
-	@GATE_LOCK_PID=$(GATE_MAKE_PID) $(GATE_SH) settings $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(BUDGET)) $(call gate_q,$(RUNS)) \
+	@GATE_LOCK_PID=$(GATE_MAKE_PID) $(GATE_SH) settings $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN)) $(call gate_q,$(BUDGET)) $(call gate_q,$(RUNS)) \
 	    $(call gate_q,$(GATE_TIMEOUT)) $(call gate_q,$(GATE_ALTERNATE_FLAGS))
 
 # What the verdict depends on besides the rounds: the budget's path and
 # content and the rule's settings.
 $(GATEDIR)/judge.id: FORCE | $(GATEDIR)/runs.id
-	@$(GATE_SH) rule $(GATEDIR) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE)) \
+	@$(GATE_SH) rule $(call gate_q,$(GATEDIR)) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE)) \
 	    $(call gate_q,$(GATE_UNBUDGETED))
 
 # Measuring reads the rule too (GATE_NOISE: one round at a time or not).
 $(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id | $(GATEDIR)/judge.id
-	@$(GATE_SH) measure $(GATEDIR) $(PERFGATE_BIN)
+	@$(GATE_SH) measure $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN))
 
 $(GATEDIR)/verdict.jsonl: $(GATEDIR)/runs.jsonl $(GATEDIR)/judge.id
-	@$(GATE_SH) judge $(GATEDIR) $(PERFGATE_BIN)
+	@$(GATE_SH) judge $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN))
 
 # A budget file that does not exist is an answer too, not make's own error,
 # and is given before anything is built.
 $(BUDGET):
-	@$(GATE_SH) fail $(GATEDIR) both budget $(call gate_q,no budget file $(BUDGET))
+	@$(GATE_SH) fail $(call gate_q,$(GATEDIR)) both budget $(call gate_q,no budget file $(BUDGET))
 
 .PHONY: gate gate-clean noise FORCE
 FORCE:
@@ -260,7 +281,7 @@ explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 include $(GATE_MK_DIR)/counts.mk
 ifeq ($(GATE_MODE),time)
 gate: $(GATEDIR)/verdict.jsonl
-	@$(GATE_SH) report $(GATEDIR) $(call gate_q,$(GATE_STATUS)); $(call gate_after,time)
+	@$(GATE_SH) report $(call gate_q,$(GATEDIR)) $(call gate_q,$(GATE_STATUS)); $(call gate_after,time)
 endif
 
 # An A/A study: NOISE_GATES gates of HEAD against itself, to choose a
@@ -268,9 +289,9 @@ endif
 NOISE_GATES ?= 20
 NOISE_MARGIN ?= 1.5
 noise: $(GATEDIR)/head.key $(GATEDIR)/runs.id $(GATEDIR)/judge.id | $(GATE_TOOLS) $(PERFGATE_BIN)/noisesum
-	@sh $(GATE_MK_DIR)/noise.sh $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(NOISE_GATES)) $(call gate_q,$(NOISE_MARGIN))
+	@sh $(call gate_q,$(GATE_MK_DIR)/noise.sh) $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN)) $(call gate_q,$(NOISE_GATES)) $(call gate_q,$(NOISE_MARGIN))
 
 gate-clean:
-	rm -rf $(GATEDIR)
+	rm -rf -- $(call gate_q,$(GATEDIR))
 
 .DEFAULT_GOAL := $(GATE_SAVED_GOAL)

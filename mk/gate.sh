@@ -328,17 +328,19 @@ cmd_side() {
 	file)
 		# Copied only when it changed, so that an incremental build sees
 		# an unchanged file as such.
-		cmp -s "$value" "$sidedir/${value##*/}" ||
-			cp -f "$value" "$sidedir/${value##*/}" || fail "$dir" "$side" build "cannot copy $value" ;;
+		cmp -s -- "$value" "$sidedir/${value##*/}" ||
+			cp -f -- "$value" "$sidedir/${value##*/}" || fail "$dir" "$side" build "cannot copy $value" ;;
 	rev)
 		export_rev "$dir" "$side" "$commit" "$sidedir" ;;
 	esac
 	echo "gate: building $side, $(describe "$value" "$fail_source")" >&2
 	GATE_SIDE=$sidedir
+	# The side's file, for the default build: the shell's, never make's.
+	GATE_FILE=${value##*/}
 	# A build that embeds its date (__DATE__, __TIME__) gives the same bytes
 	# every time, so that the key of an unchanged side stays the same.
 	SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0}
-	export GATE_SIDE GATE_CC GATE_CFLAGS GATE_INCLUDES SOURCE_DATE_EPOCH
+	export GATE_SIDE GATE_FILE GATE_CC GATE_CFLAGS GATE_INCLUDES SOURCE_DATE_EPOCH
 	# timeout(1) runs the build in its own process group and kills the whole
 	# group when the time is up.
 	began=$(date +%s)

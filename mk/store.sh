@@ -302,6 +302,33 @@ libs_of() {
 	return 0
 }
 
+# shell_words STRING: the words of STRING as sh splits them, quotes ('...',
+# "...", \x) taken off, one a line; nothing in it expanded or run.
+shell_words() {
+	sw=$1 sw_w= sw_in=0
+	while [ -n "$sw" ]; do
+		sw_c=${sw%"${sw#?}"}
+		sw=${sw#?}
+		case $sw_c in
+		' '|'	'|"$nl")
+			[ $sw_in = 0 ] || printf '%s\n' "$sw_w"
+			sw_w= sw_in=0 ;;
+		"'"|'"')
+			case $sw in
+			*"$sw_c"*) sw_w=$sw_w${sw%%"$sw_c"*}; sw=${sw#*"$sw_c"} ;;
+			*) sw_w=$sw_w$sw; sw= ;;
+			esac
+			sw_in=1 ;;
+		\\)
+			sw_w=$sw_w${sw%"${sw#?}"}
+			sw=${sw#?}
+			sw_in=1 ;;
+		*) sw_w=$sw_w$sw_c sw_in=1 ;;
+		esac
+	done
+	[ $sw_in = 0 ] || printf '%s\n' "$sw_w"
+}
+
 # ld_value WORD: an assignment's value as the shell would give it, for the
 # common forms: quotes taken off, $GATE_SIDE (or ${GATE_SIDE}) and $PWD
 # replaced. Nothing of it is run.
@@ -330,10 +357,15 @@ runs_of() {
 	files=
 	first=1
 	ld_path=- ld_pre=-
+	# One word a line, neither split on blanks nor globbed.
+	ro_words=$(shell_words "$1")
+	saved=$IFS
+	IFS=$nl
 	set -f
 	# shellcheck disable=SC2086
-	set -- $1
+	set -- $ro_words
 	set +f
+	IFS=$saved
 	for w; do
 		p=
 		# The loader's variables, set for the command (env VAR=... CMD),

@@ -111,6 +111,16 @@ mkorigin() {
 	printf '%s' "$output" | jq -r '.perfgate.script[0]' | grep -q 'perfgate-ci.sh gate "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"'
 	[ "$(printf '%s' "$output" | jq -r '.perfgate.artifacts.when')" = always ]
 	[ "$(printf '%s' "$output" | jq -r '.["perfgate:shards"].parallel')" = 3 ]
+	# Every action pinned by a commit, no token left in the checkout, the
+	# installed release checked against its commit.
+	for f in github/perfgate.yml github/perfgate-shards.yml; do
+		run -0 grep -c 'uses: ' "$TOP/ci/$f"
+		[ "$(grep -c 'uses: [a-z-]*/[a-z-]*@[0-9a-f]\{40\} # v' "$TOP/ci/$f")" -eq "$output" ]
+		run -0 y "$TOP/ci/$f"
+		printf '%s' "$output" | jq -e '[.jobs[].steps[] | select(.uses // "" | startswith("actions/checkout")) | .with["persist-credentials"]] | all(. == false)'
+		grep -q 'rev-parse HEAD)" = "$PERFGATE_COMMIT"' "$TOP/ci/$f"
+	done
+	grep -q 'rev-parse HEAD)" = "$PERFGATE_COMMIT"' "$TOP/ci/gitlab/perfgate.gitlab-ci.yml"
 	# Every path the templates install to is where make install puts it.
 	grep -q 'perfgate-ci.sh' "$TOP/Makefile"
 }
@@ -139,4 +149,38 @@ mkorigin() {
 	# A missing shard: the merge cannot decide, and says why.
 	run -2 --separate-stderr sh "$CI" merge -n 2 shards/1/verdict.jsonl
 	grep -q '^\*\*cmpbudget: error\*\*: 1 shard given, 2 expected' "$GITHUB_STEP_SUMMARY"
+}
+
+@test "perfgate-ci: a pull request that loosens its own budget is judged by the base's, the change reported first, and fails unless signed" {
+	mkorigin
+	cp "$FIX/variants/slow-fx.c" src/fx.c
+	sed -i 's/^fx_sum_ns = 0.5$/fx_sum_ns = 99/' perf/budget.toml
+	git commit -q -am 'fx: slower, and a budget that lets it pass'
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	run -1 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[[ "$stderr" == *"perfgate-ci: head loosens fx_sum_ns from 0.5 to 99"* ]]
+	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .verdict)" = regressed ]
+	# First in the summary, before the table.
+	[ "$(sed -n 3p "$GITHUB_STEP_SUMMARY")" = "**The pull request changes the budget** (judged by the base's budget; a loosening fails the gate until it is signed (PERFGATE_BUDGET_SIGNED=1)):" ]
+	[ "$(sed -n 5p "$GITHUB_STEP_SUMMARY")" = "- head loosens fx_sum_ns from 0.5 to 99" ]
+	# Code unchanged, the budget loosened: still a no, until it is signed.
+	git checkout -q origin/main -- src/fx.c
+	git commit -q -am 'fx: as it was'
+	run -1 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[[ "$stderr" == *"the pull request loosens the budget, unsigned: status 1"* ]]
+	PERFGATE_BUDGET_SIGNED=1 run -0 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .budget)" = perf/budget.toml ]
+}
+
+@test "perfgate-ci: a base branch whose name holds \$(E) is the branch named, not another" {
+	mkorigin
+	git -C "$T/origin" branch 'v1$(E)'
+	git -C "$T/origin" branch v1
+	cp "$FIX/variants/slow-fx.c" "$T/origin/src/fx.c"
+	git -C "$T/origin" checkout -q 'v1$(E)'
+	cp "$FIX/variants/slow-fx.c" "$T/origin/src/fx.c"
+	git -C "$T/origin" commit -q -am 'fx: slow on v1$(E)'
+	git fetch -q origin
+	run --separate-stderr sh "$CI" gate 'v1$(E)' GATE_MK="$MK"
+	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .base.commit)" = "$(git rev-parse 'origin/v1$(E)')" ]
 }

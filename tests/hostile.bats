@@ -311,3 +311,193 @@ mkrepo() {
 	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
 	[ "$(last | jq -r .head.dirty)" != "$d1" ]
 }
+
+@test "hostile: concurrency: refjudge refuses a second record of one side for a round (two compares in one file)" {
+	cd "$T"
+	R=$DATA/refjudge
+	{ cat "$R/runs.jsonl"; grep '"side":"plain"' "$R/runs.jsonl" | head -n 1; } > runs.jsonl
+	n=$(wc -l < runs.jsonl)
+	run -2 --separate-stderr refjudge -c sum -s kata,plain,numpy runs.jsonl "$R/stats.jsonl"
+	[ "$stderr" = "refjudge: runs.jsonl:$n: row sum: second record for side plain, round 1" ]
+	[ -z "$output" ]
+}
+
+@test "hostile: concurrency: a second make compare in a COMPARE_DIR in use refuses with one line" {
+	cd "$T"
+	export PERFGATE_PRESSURE=$T/pressure
+	setpressure 1.00
+	unset RESUME
+	C=$DATA/compare
+	slow="sh -c 'sleep 0.5; exec $C/side.sh impl'"
+	make -s --no-print-directory -f "$C/Makefile" compare COMPARE_CMD_impl="$slow" > out1 2> err1 &
+	pid=$!
+	wait_for build/compare/lock.pid
+	run -2 --separate-stderr make -s --no-print-directory -f "$C/Makefile" compare
+	[[ "$stderr" == "compare: COMPARE_DIR build/compare is in use by pid "[0-9]*$'\n'* ]]
+	wait "$pid"
+	[ "$(jq -r '.status, .rows_valid, .rows_total' docs/perf.json | paste -sd ' ')" = "complete 3 3" ]
+	[ "$(jq -r '.rows[0].rounds' docs/perf.json)" = 2 ]
+}
+
+@test "hostile: cache: make compare's uncommitted digest takes an untracked file's content" {
+	mkrepo
+	export PERFGATE_PRESSURE=$T/pressure
+	setpressure 1.00
+	unset RESUME
+	C=$DATA/compare
+	# The fake sides count their calls in ./calls: not the change tested.
+	echo calls >> .git/info/exclude
+	echo one > notes.txt
+	# Twice: the first run's outputs (docs/) are there from the second on.
+	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
+	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
+	d1=$(jq -r .run.uncommitted_sha256 docs/perf.json)
+	echo two > notes.txt
+	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
+	[ "$(jq -r .run.uncommitted_sha256 docs/perf.json)" != "$d1" ]
+}
+
+# proj: a directory $T/proj whose Makefile includes gate.mk, as a user's
+# does, for names relative to it.
+proj() {
+	mkdir -p "$T/proj"
+	printf 'include %s/mk/gate.mk\n' "$TOP" > "$T/proj/Makefile"
+	cd "$T/proj"
+}
+
+@test "hostile: names: make gate-clean with a GATEDIR holding a blank removes that directory and nothing else" {
+	proj
+	mkdir results "perf results"
+	echo keep > results/data.txt
+	echo gone > "perf results/x"
+	run -0 --separate-stderr make -s gate-clean GATEDIR="$T/proj/perf results"
+	[ "$(cat results/data.txt)" = keep ]
+	[ ! -e "perf results" ]
+}
+
+@test "hostile: names: a side's file whose name holds ; \$ quotes or a leading dash runs nothing and is gated" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	proj
+	for name in 'k;touch pwned;.c' '-top.c' 'a b.c' "q'uo\"te.c" 'd$(E)${IFS}$$x.c' '`touch pwned`.c'; do
+		printf 'const char line[] = "{\\"x_ns\\":9.0}";\n' > "$name"
+		run --separate-stderr perfgate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$name" GATEDIR="$T/g"
+		[ "$status" -eq 0 ] || { echo "$name: $stderr"; false; }
+		[ "$(last | jq -r .head.source)" = "sha256:$(sha256sum < "./$name" | cut -c1-64)" ]
+		[ ! -e pwned ] && [ ! -e "$T/g/head/pwned" ]
+		# make -n prints the sides' steps, and runs none of them.
+		run -0 --separate-stderr make -n gate GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" BASE="$T/base.c" HEAD="$name" \
+		    GATEDIR="$T/dry"
+		[ ! -e pwned ] && [ ! -e "$T/dry" ]
+	done
+}
+
+@test "hostile: names: revisions whose names hold \$(E), \${IFS} or quotes are the revisions named" {
+	mkrepo
+	git branch 'v1'
+	sed 's|^/\* The largest|/* The very largest|' src/fx.c > "$T/fx.c"
+	cp "$T/fx.c" src/fx.c
+	git commit -q -am 'fx: a comment'
+	for b in 'v1$(E)' 'v1${IFS}x' "v1'q" 'v1$$x'; do
+		git branch -f "$b" HEAD
+		run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" BASE=v1 HEAD="$b"
+		[ "$(last | jq -r .head.commit)" = "$(git rev-parse HEAD)" ] || { echo "$b: $stderr"; false; }
+		[ "$(last | jq -r .head.revision)" = null ] || [ "$(last | jq -r .head.revision)" = "$b" ]
+		[ ! -e pwned ]
+	done
+}
+
+@test "hostile: names: make install and uninstall with a PREFIX holding a blank and a quote touch nothing else" {
+	mkdir -p "$T/my" "$T/x"
+	echo keep > "$T/my/keep"
+	echo keep > "$T/x/keep"
+	cd "$TOP"
+	run -0 --separate-stderr make -s install PREFIX="$T/my to'ols"
+	[ -x "$T/my to'ols/bin/alternate" ] && [ -f "$T/my to'ols/share/perfgate/gate.mk" ]
+	[ -f "$T/my to'ols/share/man/man7/perfgate.7" ]
+	run -0 --separate-stderr make -s uninstall PREFIX="$T/my to'ols"
+	[ -z "$(find "$T/my to'ols" -type f)" ]
+	[ "$(cat "$T/my/keep")" = keep ] && [ "$(cat "$T/x/keep")" = keep ]
+}
+
+@test "hostile: names: make compare-drafts with a COMPARE_DIR holding a blank removes its drafts and nothing else" {
+	cd "$T"
+	export PERFGATE_PRESSURE=$T/pressure
+	setpressure 1.00
+	unset RESUME
+	C=$DATA/compare
+	make -s --no-print-directory -f "$C/Makefile" compare 2>/dev/null
+	mkdir -p results/drafts "perf results/drafts"
+	echo keep > results/drafts/data.txt
+	echo gone > "perf results/drafts/old.md"
+	run -0 --separate-stderr make -s --no-print-directory -f "$C/Makefile" compare-drafts COMPARE_DIR="$T/perf results"
+	[ "$(cat results/drafts/data.txt)" = keep ]
+	[ ! -e "perf results/drafts/old.md" ]
+}
+
+# left MARK: the pids of processes whose command line holds MARK (a number
+# no other process uses), killed after they are counted, so that a failing
+# test leaves none behind either.
+left() {
+	local p
+	p=$(pgrep -f -- "$1" || true)
+	[ -z "$p" ] || kill -9 $p 2>/dev/null || true
+	printf '%s' "$p"
+}
+
+@test "hostile: orphans: a benchmark's daemon that forked twice and called setsid does not outlive the round" {
+	mark=$((RANDOM + 40000))
+	cat > "$T/daemon.sh" <<SH
+( setsid sh -c 'sleep $mark.5' > /dev/null 2>&1 & ) 
+echo '{"x_ns":1}'
+SH
+	run -0 --separate-stderr alternate -r 2 a="sh $T/daemon.sh" b="sh $T/daemon.sh"
+	sleep 0.2
+	[ -z "$(left "sleep $mark.5")" ]
+}
+
+@test "hostile: orphans: a benchmark that ignores TERM leaves no setsid child when it is timed out" {
+	mark=$((RANDOM + 40000))
+	cat > "$T/stubborn.sh" <<SH
+trap '' TERM
+setsid sh -c 'trap "" TERM; sleep $mark.5' > /dev/null 2>&1 &
+sleep $mark.25
+SH
+	run -2 --separate-stderr alternate -r 1 -t 1 a="sh $T/stubborn.sh" b="sh $T/stubborn.sh"
+	[[ "$stderr" == *"timed out"* ]] || [[ "$output" == *"timed out"* ]]
+	sleep 0.2
+	[ -z "$(left "sleep $mark.5")" ] && [ -z "$(left "sleep $mark.25")" ]
+}
+
+@test "hostile: orphans: a gate whose benchmark leaves a daemon leaves no process" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	mark=$((RANDOM + 40000))
+	cat > "$T/wrap.sh" <<SH
+( setsid sh -c 'sleep $mark.5' > /dev/null 2>&1 & )
+exec "\$@"
+SH
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$G" GATE_BENCH="sh $T/wrap.sh \$(GATE_SIDE)/bench"
+	sleep 0.2
+	[ -z "$(left "sleep $mark.5")" ]
+}
+
+@test "hostile: orphans: kill -9 of the gate's process group leaves no benchmark running" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	mark=$((RANDOM + 40000))
+	printf 'sleep %s.5\nexec "$@"\n' "$mark" > "$T/slow.sh"
+	setsid perfgate $(fixed_args) GATEDIR="$G" GATE_BENCH="sh $T/slow.sh \$(GATE_SIDE)/bench" > /dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		pgrep -f "sleep $mark.5" > /dev/null && break
+		sleep 0.1
+	done
+	pgrep -f "sleep $mark.5" > /dev/null
+	kill -9 -- "-$pid"
+	wait "$pid" || true
+	sleep 0.3
+	[ -z "$(left "sleep $mark.5")" ]
+}

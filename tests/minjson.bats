@@ -288,3 +288,12 @@ examples=(
 	[ "$output" = "" ]
 	[ "$stderr" = "minjson: $T/gap:5: invalid value" ]
 }
+
+@test "minjson: a second record for one side and round is two runs in one file: exit 2 naming file and line" {
+	printf '{"side":"base","round":1,"x_ns":1}\n{"side":"head","round":1,"x_ns":1}\n{"side":"base","round":2,"x_ns":1}\n{"side":"base","round":1,"x_ns":2}\n' > "$BATS_TEST_TMPDIR/d.jsonl"
+	run -2 --separate-stderr minjson -x round "$BATS_TEST_TMPDIR/d.jsonl"
+	[ "$stderr" = "minjson: $BATS_TEST_TMPDIR/d.jsonl:4: second record for side \"base\", round 1 (first at $BATS_TEST_TMPDIR/d.jsonl:1)" ]
+	[ "$output" = "" ]
+	# Without a key, records are not sides: no such rule.
+	run -0 minjson -k '' -x round "$BATS_TEST_TMPDIR/d.jsonl"
+}
