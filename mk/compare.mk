@@ -76,6 +76,13 @@ COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
 COMPARE_ORACLE = $(COMPARE_DIR)/oracle/bench
 COMPARE_RESULT_count_below = i32
 COMPARE_ACCURACY ?= budget.toml
+# COMPARE_WORKERS=1: every side a long-lived worker (wside, bench/worker.h),
+# started once, fed the argument files COMPARE_INPUT writes (BENCH_INPUT).
+COMPARE_INPUT = $(COMPARE_DIR)/kata/bench
+COMPARE_WORKER_kata = $(COMPARE_DIR)/kata/worker
+COMPARE_WORKER_plain = $(COMPARE_DIR)/plain/worker
+COMPARE_WORKER_blas = $(COMPARE_DIR)/blas/worker
+COMPARE_WORKER_numpy = $(COMPARE_PYTHON) $(abspath kata/numpy_worker.py) --worker
 COMPARE_PREREQ = compare-sides
 endif
 
@@ -94,9 +101,11 @@ COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMP
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
 # Accuracy's part of compare.sh's environment (COMPARE_ORACLE: none, none scored).
-COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY,$(v)=$(call compare_q,$($(v)))) \
+COMPARE_WORKERS ?= 0
+COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY COMPARE_WORKERS COMPARE_INPUT,$(v)=$(call compare_q,$($(v)))) \
+    $(foreach s,$(COMPARE_SIDES),COMPARE_WORKER_$(s)=$(call compare_q,$(COMPARE_WORKER_$(s)))) \
     $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))))
-COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore
+COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore $(COMPARE_BIN)/wside
 
 compare: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
 	@$(COMPARE_ENV) $(COMPARE_ACC_ENV) sh $(COMPARE_MK_DIR)/compare.sh
@@ -112,6 +121,9 @@ compare-sides:
 	@mkdir -p $(COMPARE_DIR)/blas
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/bench bench/bench.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
 	$(CC) $(CFLAGS) -Ikata -o $(COMPARE_DIR)/blas/about kata/blas_about.c $(COMPARE_BLAS_LIBS) -ldl
+	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/worker kata/worker.c $(KATA) -lm
+	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/worker kata/worker.c kata/plain.c -lm
+	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/worker kata/worker.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
 	@mkdir -p $(COMPARE_DIR)/oracle
 	$(CC) $(CFLAGS) -Ikata -Ibench -DBENCH_ORACLE -DPLAIN_AS_KATA -o $(COMPARE_DIR)/oracle/bench bench/bench.c kata/oracle.c kata/plain.c -lm
 

@@ -127,3 +127,31 @@ $(echo "$out" | tail -n 1)" ] || { echo "$w: $out"; return 1; }
 	    sed 's/^ *//' | grep .)
 	[ "$(printf '%s\n' "${stderr_lines[@]:1}" | sed 's/^usage: //; s/^ *//')" = "$synopsis" ]
 }
+
+# make compare on a copy of the kata's sides with workers, one case.
+compare_workers() {
+	export PERFGATE_PRESSURE=$BATS_TEST_TMPDIR/pressure
+	setpressure 1.00
+	cp -r "$TOP/kata" "$TOP/bench" "$TOP/mk" "$TOP/budget.toml" .
+	printf 'include mk/compare.mk\n' > Makefile
+	make -s --no-print-directory compare COMPARE_BIN="$BIN" COMPARE_CASES=rmsnorm \
+	    COMPARE_ROUNDS=4 COMPARE_WAIT=5 COMPARE_WORKERS=1 "$@"
+}
+
+@test "worker: make compare COMPARE_WORKERS=1 times every side on its worker, started once, stopped at the end" {
+	run -0 --separate-stderr compare_workers
+	jq -e '.rows[0].valid and (.rows[0].sides | length) == 4 and .rows[0].accuracy.sides[1].max_ulp < 4' docs/perf.json
+	for s in kata plain numpy blas; do
+		grep -q '^rmsnorm [0-9a-f]\{64\}$' "build/compare/workers/$s/keys"
+		[ ! -e "build/compare/workers/$s/pid" ]
+	done
+	grep -q '^v harness=python name=numpy ' build/compare/workers/numpy/keys
+}
+
+@test "worker: make compare refuses a worker showing two threads, perf.json untouched" {
+	mkdir docs && echo keep > docs/perf.json
+	FAKE_LIE=threads run -2 --separate-stderr compare_workers COMPARE_WORKER_numpy="$A/liar.sh"
+	[ "${stderr_lines[0]}" = "wside: build/compare/workers/numpy: the worker reports threads=2 (from test), not one: refused" ]
+	[ "$(cat docs/perf.json)" = keep ]
+	[ ! -e build/compare/workers/kata/pid ]
+}
