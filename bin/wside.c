@@ -281,6 +281,7 @@ round_(void)
 		if (rename(tmp, ev) != 0)
 			die("rename %s:", ev);
 		free(tmp);
+		free(keys);
 		return 0;
 	}
 	snprintf(req, sizeof req, "W %s %s", key, key);
