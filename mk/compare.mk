@@ -71,6 +71,10 @@ COMPARE_VERSION_blas = $(CC) --version
 COMPARE_CFLAGS_blas = $(CFLAGS) $(COMPARE_BLAS_LIBS)
 COMPARE_SOURCE_blas = kata/blas.c
 COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
+# Four sides: a Williams cycle is 4 rounds, so 8 (6 would leave it half run).
+ifeq ($(origin COMPARE_ROUNDS),file)
+COMPARE_ROUNDS = 8
+endif
 # Accuracy: the oracle in long double (kata/oracle.c), count_below's
 # results int32, the budgets budget.toml's [accuracy] section.
 COMPARE_ORACLE = $(COMPARE_DIR)/oracle/bench
