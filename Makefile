@@ -32,6 +32,8 @@ TOOLS += plotrounds mergeshards noisesum
 TOOLS += benchrec
 # make compare's accuracy (lib/accuracy.c)
 TOOLS += ulpscore
+# make compare's workers (bench/worker.h, lib/wproto.c)
+TOOLS += wside
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 # bin/ holds the tools, one .c each; lib/ the modules they share, built

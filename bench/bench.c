@@ -253,6 +253,39 @@ eval(const char *path)
 	return 0;
 }
 
+/*
+ * BENCH_INPUT=path: write the input bytes of the one case BENCH_CASES
+ * names, the bytes BENCH_SHA256 digests, as a worker's argument file
+ * (bench/worker.h, kata/worker.c). Nothing is timed.
+ */
+static int
+input(const char *path)
+{
+	static const char *names[] = { "matmul_ns", "sum_ns", "rmsnorm_ns", "count_below_ns" };
+	const float *a[] = { in.A, in.sx, in.rx, in.cb }, *b[] = { in.B, NULL, in.rw, in.cbq };
+	long na[] = { (long)MM_N * MM_N, SUM_N, (long)RMS_ROWS * RMS_D, CB_N };
+	long nb[] = { (long)MM_N * MM_N, 0, RMS_D, CB_Q };
+	int which = -1, k;
+	FILE *fp;
+
+	for (k = 0; k < 4; k++)
+		if (bench_selected(names[k]))
+			which = which < 0 ? k : 4;
+	if (which < 0 || which > 3 || (fp = fopen(path, "wb")) == NULL) {
+		fprintf(stderr, "bench: BENCH_INPUT=%s: %s\n", path, which < 0 || which > 3 ?
+		    "needs one case in BENCH_CASES" : "cannot be written");
+		return 2;
+	}
+	eval_put(fp, path, a[which], sizeof(float), (size_t)na[which]);
+	if (nb[which] > 0)
+		eval_put(fp, path, b[which], sizeof(float), (size_t)nb[which]);
+	if (fclose(fp) != 0) {
+		fprintf(stderr, "bench: BENCH_INPUT=%s: write failed\n", path);
+		return 2;
+	}
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -274,5 +307,7 @@ main(int argc, char *argv[])
 	}
 	if (getenv("BENCH_EVAL") != NULL)
 		return eval(getenv("BENCH_EVAL"));
+	if (getenv("BENCH_INPUT") != NULL)
+		return input(getenv("BENCH_INPUT"));
 	return bench_report();
 }

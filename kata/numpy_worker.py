@@ -20,6 +20,10 @@ and the thread variables as set (null when unset). It never changes them.
 It refuses (exit 2) a NumPy on the reference BLAS, unless
 COMPARE_REFERENCE_BLAS=1: then blas_kind says "reference".
 
+With --worker it is a long-lived worker instead, speaking bench/worker.h's
+protocol on stdin and stdout (L W T E V), its fns the four cases on the
+argument files bench.c's BENCH_INPUT writes.
+
 Exit 0, or 2 with one line on stderr for a bad environment value.
 """
 import hashlib
@@ -84,20 +88,40 @@ def digest(*arrays):
     return h.hexdigest()
 
 
-def cases():
-    """name -> (function of no argument, the arrays it reads)."""
-    a, b, sx, rx, rw, cb, cbq = inputs()
-    c = np.empty((MM_N, MM_N), dtype=np.float32)
+# Each case's input arrays, in the order bench.c digests them, by shape.
+SHAPES = {
+    "matmul": ((MM_N, MM_N), (MM_N, MM_N)),
+    "sum": ((SUM_N,),),
+    "rmsnorm": ((RMS_ROWS, RMS_D), (RMS_D,)),
+    "count_below": ((CB_N,), (CB_Q,)),
+}
+
+
+def make_case(name, arrs):
+    """(one call, its results evaluated once as bench.c's BENCH_EVAL writes
+    them) of the case name on its input arrays arrs."""
+    if name == "matmul":
+        a, b = arrs
+        c = np.empty((MM_N, MM_N), dtype=np.float32)
+
+        def matmul():
+            np.matmul(a, b, out=c)
+
+        def results():
+            matmul()
+            return c
+        return matmul, results
+    if name == "sum":
+        sx, = arrs
+        return sx.sum, lambda: np.asarray([sx.sum()], dtype=np.float32)
+    if name == "rmsnorm":
+        rx, rw = arrs
+
+        def rmsnorm():
+            return rx / np.sqrt((rx * rx).mean(axis=1, keepdims=True) + EPS) * rw
+        return rmsnorm, rmsnorm
+    cb, cbq = arrs
     q = [0]
-
-    def matmul():
-        np.matmul(a, b, out=c)
-
-    def vsum():
-        return sx.sum()
-
-    def rmsnorm():
-        return rx / np.sqrt((rx * rx).mean(axis=1, keepdims=True) + EPS) * rw
 
     def count_below():
         # One search a call, the queries in turn, as bench.c does.
@@ -105,25 +129,17 @@ def cases():
         q[0] += 1
         return np.searchsorted(cb, t)
 
-    def results(name):
-        """The case's results, evaluated once, as bench.c's BENCH_EVAL writes them."""
-        if name == "matmul":
-            matmul()
-            return c
-        if name == "sum":
-            return np.asarray([vsum()], dtype=np.float32)
-        if name == "rmsnorm":
-            return rmsnorm()
+    def results():
         # Every query in turn, one search each, as the timed calls make.
         return np.asarray([np.searchsorted(cb, t) for t in cbq], dtype="<i4")
+    return count_below, results
 
-    cases.results = results
-    return {
-        "matmul": (matmul, (a, b)),
-        "sum": (vsum, (sx,)),
-        "rmsnorm": (rmsnorm, (rx, rw)),
-        "count_below": (count_below, (cb, cbq)),
-    }
+
+def cases():
+    """name -> (one call, its results, the arrays it reads)."""
+    a, b, sx, rx, rw, cb, cbq = inputs()
+    arrs = {"matmul": (a, b), "sum": (sx,), "rmsnorm": (rx, rw), "count_below": (cb, cbq)}
+    return {n: make_case(n, arrs[n]) + (arrs[n],) for n in SHAPES}
 
 
 def batch(fn, iters, clock):
@@ -255,12 +271,162 @@ def about():
     return out
 
 
+# The worker protocol (bench/worker.h has it whole): one request line, one
+# reply line, at most LINE_MAX bytes with the newline.
+LINE_MAX = 4096
+NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+ARG_MAX = 1 << 30
+ITERS_MAX = 1000000000
+
+
+def parse_request(line):
+    """(op, key, fn, path, num) of a request line without its newline, or
+    raise ValueError with why it is refused; the rules of worker_parse."""
+    def name(t, what):
+        if not 0 < len(t) <= 64 or not set(t) <= NAME_OK:
+            raise ValueError("bad " + what)
+        return t
+
+    def num(t, hi, zero, what):
+        if not 0 < len(t) <= 20 or not t.isdigit() or not t.isascii() or \
+                (t[0] == "0" and len(t) > 1) or int(t) > hi or (int(t) == 0 and not zero):
+            raise ValueError("bad " + what)
+        return int(t)
+
+    def path(t):
+        if not t or t[0] == "/" or any(not 0x21 <= ord(ch) <= 0x7e for ch in t) or \
+                ".." in t.split("/"):
+            raise ValueError("bad path: relative, printable, no ..")
+        return t
+    if len(line) + 1 > LINE_MAX:
+        raise ValueError("line longer than 4096 bytes")
+    f = line.split(" ")
+    if len(f) > 4 or (len(f) > 1 and f[-1] == ""):
+        raise ValueError("too many fields")
+    if len(f[0]) != 1 or f[0] not in "LWTEV":
+        raise ValueError("unknown request")
+    op = f[0]
+    if len(f) != {"V": 1, "W": 3}.get(op, 4):
+        raise ValueError("wrong number of fields")
+    if op == "V":
+        return op, None, None, None, None
+    key = name(f[1], "key")
+    if op == "L":
+        return op, key, None, path(f[2]), num(f[3], ARG_MAX, True, "size")
+    fn = name(f[2], "fn")
+    if op == "T":
+        return op, key, fn, None, num(f[3], ITERS_MAX, False, "iters")
+    return op, key, fn, (path(f[3]) if op == "E" else None), None
+
+
+def inside(rel, output):
+    """rel's full name inside WORKER_DIR, which it must resolve into."""
+    d = os.environ.get("WORKER_DIR")
+    if d is None:
+        raise ValueError("no run directory (WORKER_DIR)")
+    d = os.path.realpath(d)
+    full = os.path.join(d, rel)
+    real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full)) \
+        if output else os.path.realpath(full)
+    if not (real + "/").startswith(d + "/") or (output and not os.path.isdir(os.path.dirname(real))):
+        raise ValueError("outside the run directory" if not (real + "/").startswith(d + "/")
+                         else "no such directory")
+    return real
+
+
+def threads():
+    with open("/proc/self/status") as f:
+        for ln in f:
+            if ln.startswith("Threads:"):
+                return int(ln.split()[1])
+    return -1
+
+
+def serve():
+    """Serve the protocol on stdin and stdout until stdin ends."""
+    keys = {}    # key -> bytes, its last load whole; absent otherwise
+    made = {}    # (key, fn) -> (call, results)
+    clock = time.perf_counter_ns if os.environ.get("BENCH_CLOCK") == "wall" else time.thread_time_ns
+    inp, out = sys.stdin.buffer, sys.stdout
+
+    def reply(s):
+        out.write(s + "\n")
+        out.flush()
+    while True:
+        raw = inp.readline(LINE_MAX + 1)
+        if not raw:
+            return 0
+        if len(raw) > LINE_MAX or (len(raw) == LINE_MAX and not raw.endswith(b"\n")):
+            # Skip the rest of the line a chunk at a time, keeping none of it.
+            while raw and not raw.endswith(b"\n"):
+                raw = inp.readline(65536)
+            reply("err line longer than 4096 bytes")
+            continue
+        try:
+            op, key, fn, path, num = parse_request(raw.rstrip(b"\n").decode("ascii"))
+        except (ValueError, UnicodeDecodeError) as e:
+            reply("err %s" % (e if isinstance(e, ValueError) else "not ASCII"))
+            continue
+        try:
+            if op == "V":
+                reply("v harness=python name=numpy python=%s numpy=%s threads=%d"
+                      " threads_from=/proc/self/status" % (sys.version.split()[0], np.__version__,
+                                                           threads()))
+            elif op == "L":
+                keys.pop(key, None)
+                for k in [k for k in made if k[0] == key]:
+                    del made[k]
+                with open(inside(path, False), "rb") as f:
+                    data = f.read(num)
+                if len(data) != num:
+                    reply("err truncated: fewer bytes than asked")
+                else:
+                    keys[key] = data
+                    reply("ok " + hashlib.sha256(data).hexdigest())
+            elif key not in keys:
+                reply("err key %s not loaded" % key)
+            elif fn not in SHAPES:
+                reply("err no fn %s" % fn)
+            else:
+                if (key, fn) not in made:
+                    data, arrs, at = keys[key], [], 0
+                    if len(data) != 4 * sum(int(np.prod(sh)) for sh in SHAPES[fn]):
+                        raise ValueError("arguments do not fit")
+                    for sh in SHAPES[fn]:
+                        k = int(np.prod(sh))
+                        arrs.append(np.frombuffer(data, dtype="<f4", count=k,
+                                                  offset=at).reshape(sh))
+                        at += 4 * k
+                    made[key, fn] = make_case(fn, tuple(arrs))
+                call, results = made[key, fn]
+                if op == "W":
+                    call()
+                    reply("ok")
+                elif op == "T":
+                    t0 = clock()
+                    for _ in range(num):
+                        call()
+                    reply("ns %r" % ((clock() - t0) / num))
+                else:
+                    r = results()
+                    r = np.ascontiguousarray(r, dtype="<i4" if r.dtype.kind == "i" else "<f4")
+                    r.tofile(inside(path, True))
+                    bad = 0 if r.dtype.kind == "i" else int((~np.isfinite(r)).sum())
+                    reply("ok %d" % bad)
+        except ValueError as e:
+            reply("err %s" % e)
+        except OSError as e:
+            reply("err %s" % (e.strerror or "cannot read or write"))
+
+
 def main():
     if sys.argv[1:] == ["--about"]:
         print(json.dumps(about(), separators=(",", ":")))
         return 0
+    if sys.argv[1:] == ["--worker"]:
+        return serve()
     if len(sys.argv) > 1:
-        sys.stderr.write("usage: numpy_worker [--about]\n")
+        sys.stderr.write("usage: numpy_worker [--about | --worker]\n")
         return 2
     # bench.h's defaults: every side of a comparison spends the same effort.
     reps = env_num("BENCH_REPS", 8, 1, 1e6, True)
@@ -286,7 +452,7 @@ def main():
     if path is not None:
         if len(names) != 1:
             die("BENCH_EVAL needs one case in BENCH_CASES")
-        r = cases.results(names[0])
+        r = all_cases[names[0]][1]()
         try:
             np.ascontiguousarray(r, dtype="<i4" if r.dtype.kind == "i" else "<f4").tofile(path)
         except OSError as e:
@@ -297,7 +463,7 @@ def main():
         line[n + "_ns"] = measure(all_cases[n][0], reps, min_s, max_s, clock)
     if os.environ.get("BENCH_SHA256") == "1":
         for n in names:
-            line[n + "_input_sha256"] = digest(*all_cases[n][1])
+            line[n + "_input_sha256"] = digest(*all_cases[n][2])
     # repr of a float is its shortest round-trip form, as bench.h prints.
     print("{" + ",".join('"%s":%s' % (k, json.dumps(v)) for k, v in line.items()) + "}")
     return 0

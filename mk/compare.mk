@@ -88,11 +88,22 @@ COMPARE_VERSION_blas = $(CC) --version
 COMPARE_CFLAGS_blas = $(CFLAGS) $(COMPARE_BLAS_LIBS)
 COMPARE_SOURCE_blas = kata/blas.c
 COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
+# Four sides: a Williams cycle is 4 rounds, so 8 (6 would leave it half run).
+ifeq ($(origin COMPARE_ROUNDS),file)
+COMPARE_ROUNDS = 8
+endif
 # Accuracy: the oracle in long double (kata/oracle.c), count_below's
 # results int32, the budgets budget.toml's [accuracy] section.
 COMPARE_ORACLE = $(COMPARE_DIR)/oracle/bench
 COMPARE_RESULT_count_below = i32
 COMPARE_ACCURACY ?= budget.toml
+# COMPARE_WORKERS=1: every side a long-lived worker (wside, bench/worker.h),
+# started once, fed the argument files COMPARE_INPUT writes (BENCH_INPUT).
+COMPARE_INPUT = $(COMPARE_DIR)/kata/bench
+COMPARE_WORKER_kata = $(COMPARE_DIR)/kata/worker
+COMPARE_WORKER_plain = $(COMPARE_DIR)/plain/worker
+COMPARE_WORKER_blas = $(COMPARE_DIR)/blas/worker
+COMPARE_WORKER_numpy = $(COMPARE_PYTHON) $(abspath kata/numpy_worker.py) --worker
 COMPARE_PREREQ = compare-sides
 COMPARE_CI_PREREQ = compare-side-kata
 COMPARE_HEADER ?= kata/kernels.h
@@ -115,9 +126,11 @@ COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMP
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
 # Accuracy's part of compare.sh's environment (COMPARE_ORACLE: none, none scored).
-COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY,$(v)=$(call compare_q,$($(v)))) \
+COMPARE_WORKERS ?= 0
+COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY COMPARE_WORKERS COMPARE_INPUT,$(v)=$(call compare_q,$($(v)))) \
+    $(foreach s,$(COMPARE_SIDES),COMPARE_WORKER_$(s)=$(call compare_q,$(COMPARE_WORKER_$(s)))) \
     $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))))
-COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore
+COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore $(COMPARE_BIN)/wside
 
 # RESUME=1 on a document with no deferred row has nothing to do: it builds
 # no side and looks for no NumPy. Asked of perfdoc when it is built already,
@@ -144,6 +157,9 @@ compare-sides: compare-side-kata
 	@mkdir -p $(COMPARE_DIR)/blas
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/bench bench/bench.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
 	$(CC) $(CFLAGS) -Ikata -o $(COMPARE_DIR)/blas/about kata/blas_about.c $(COMPARE_BLAS_LIBS) -ldl
+	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/worker kata/worker.c $(KATA) -lm
+	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/worker kata/worker.c kata/plain.c -lm
+	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/worker kata/worker.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
 	@mkdir -p $(COMPARE_DIR)/oracle
 	$(CC) $(CFLAGS) -Ikata -Ibench -DBENCH_ORACLE -DPLAIN_AS_KATA -o $(COMPARE_DIR)/oracle/bench bench/bench.c kata/oracle.c kata/plain.c -lm
 

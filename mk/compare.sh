@@ -222,6 +222,47 @@ score_row() {
 	    -o "$ev/oracle.bin" "$@" > "$dir/rows/$c.acc"
 }
 
+# COMPARE_WORKERS=1: each side with a COMPARE_WORKER_S is a long-lived
+# worker, started here once (wside -s: one thread shown, every argument
+# file's digest checked), each case's inputs written once by COMPARE_INPUT
+# (BENCH_INPUT); the side's command becomes wside on that worker, so that
+# no round includes its start-up. Stopped when this script ends.
+workers=
+# start_worker SIDE COMMAND: its own "$@", not the run's description.
+start_worker() {
+	ws=$1 wd=$dir/workers/$1 w=$2
+	mkdir -p "$wd" || return 2
+	shift $#
+	for c in $cases; do
+		ln -f "$dir/workers/args/$c.arg" "$wd/$c.arg" 2>/dev/null ||
+		    cp "$dir/workers/args/$c.arg" "$wd/$c.arg" || return 2
+		set -- "$@" -a "$c=$c.arg"
+	done
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
+	    "$bin/wside" -s "$wd" "$@" -- sh -c "exec $w" || { say "side $ws: its worker was refused"; return 2; }
+}
+stop_workers() {
+	for s in $workers; do
+		"$bin/wside" -q "$dir/workers/$s" 2>/dev/null
+	done
+}
+if [ "${COMPARE_WORKERS:-0}" = 1 ]; then
+	trap stop_workers EXIT
+	trap 'exit 2' INT TERM HUP
+	rm -rf "$dir/workers" && mkdir -p "$dir/workers/args" || exit 2
+	for c in $cases; do
+		BENCH_CASES=$c BENCH_INPUT=$dir/workers/args/$c.arg sh -c "$COMPARE_INPUT" ||
+		    { say "row $c: COMPARE_INPUT ($COMPARE_INPUT) wrote no argument file"; exit 2; }
+	done
+	for s in $COMPARE_SIDES; do
+		w=$(side_var "$s" WORKER)
+		[ -n "$w" ] || continue
+		start_worker "$s" "$w" || exit 2
+		workers="$workers $s"
+		eval "COMPARE_CMD_$s=\"'\$bin/wside' '\$dir/workers/\$s'\""
+	done
+fi
+
 # The accuracy, scored first: an oracle or a side that fails stops the run
 # before anything is measured or written.
 for c in $cases; do
