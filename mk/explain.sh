@@ -102,7 +102,8 @@ fresh() {
 	out=$dir/explain/$1.$2${3:+.c}
 	{
 		cat "$dir/$1.key"
-		printf 'case %s\ntimeout %s\nflags %s\n' "$2" "$timeout" "${3-}"
+		printf 'case %s\ntimeout %s\nflags %s\nenv %s\n' "$2" "$timeout" "${3-}" \
+		    "$(env | grep '^BENCH_' | grep -v '^BENCH_CASES=' | sort | tr '\n' ' ')"
 	} > "$out.key.tmp"
 	[ -d "$out" ] && cmp -s "$out.key.tmp" "$out.key"
 }

@@ -147,3 +147,14 @@ as_found() {
 	run -1 --separate-stderr perfgate -i BASE=HEAD HEAD=HEAD~63 GATE_MK="$MK" GATE_MODE=counts GATE_EXPLAIN=off
 	run -0 --separate-stderr perfgate -i BASE=HEAD HEAD=HEAD GATE_MK="$MK" GATE_MODE=counts
 }
+
+@test "bisect: git bisect run perfgate -s (perfgate(1) EXAMPLES) names the planted slowdown, skipping the commit that does not build" {
+	history slow 45 32
+	last=$(git rev-parse HEAD) good=$(git rev-parse HEAD~63) slow=$(git rev-parse HEAD~19)
+	git bisect start HEAD HEAD~63 > /dev/null
+	run git bisect run perfgate -s BASE="$good" HEAD=. GATE_MK="$MK" GATE_MODE=counts GATE_EXPLAIN=off
+	[[ "$output" == *"$slow is the first bad commit"* ]]
+	[ "$(git bisect log | grep -c '^git bisect skip')" -ge 1 ]
+	git bisect reset > /dev/null 2>&1
+	as_found "$last"
+}
