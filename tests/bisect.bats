@@ -158,3 +158,21 @@ as_found() {
 	git bisect reset > /dev/null 2>&1
 	as_found "$last"
 }
+
+@test "bisect: perfgate -i in time mode: the kata against its one-accumulator sum improved, 1; the other way, 0" {
+	cd "$TOP"
+	patch -s -o "$BATS_TEST_TMPDIR/kernels.c" kata/kernels.c < kata/slowdowns/s04-sum-one-accumulator.patch
+	run -1 --separate-stderr perfgate -i BASE="$BATS_TEST_TMPDIR/kernels.c" HEAD=kata/kernels.c GATEDIR="$BATS_TEST_TMPDIR/g"
+	[ "$(tail -n 1 <<< "$output" | jq -c .improved)" = '["sum_ns"]' ]
+	run -0 --separate-stderr perfgate -i BASE=kata/kernels.c HEAD="$BATS_TEST_TMPDIR/kernels.c" GATEDIR="$BATS_TEST_TMPDIR/g2" GATE_EXPLAIN=off
+	[ "$(tail -n 1 <<< "$output" | jq -r .verdict)" = regressed ]
+}
+
+@test "bisect: perfgate's usage is perfgate(1)'s SYNOPSIS" {
+	run -2 --separate-stderr perfgate -Z
+	synopsis=$(mandoc -Tascii "$TOP/man/perfgate.1" | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
+	    tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')
+	[ "$(printf '%s\n' "${stderr_lines[@]:1}" | sed 's/^usage: //' | tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')" = "$synopsis" ]
+	run -2 --separate-stderr perfgate bisect HEAD
+	[ "${stderr_lines[0]}" = "perfgate: bisect needs a good and a bad revision" ]
+}
