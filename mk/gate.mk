@@ -223,7 +223,8 @@ FORCE:
 GATE_EXPLAIN ?= on
 GATE_EXPLAIN_SH = sh $(GATE_MK_DIR)/explain.sh
 gate_explain_args = $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(GATE_LAYOUT_EPS)) $(call gate_q,$(GATE_COUNTS_TIMEOUT))
-gate_after = s=$$?; if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
+gate_after = s=$$?; $(call gate_after_s,$(1))
+gate_after_s = if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
     $(GATE_EXPLAIN_SH) gate $(1) $(gate_explain_args); \
     elif [ -e $(GATEDIR)/explain.jsonl ] || [ -e $(GATEDIR)/explain.txt ]; then rm -f $(GATEDIR)/explain.jsonl $(GATEDIR)/explain.txt; fi; \
     if [ "$$s" = 1 ] && [ -n $(call gate_q,$(GATE_STATUS)) ]; then exit 0; fi; exit "$$s"
