@@ -72,15 +72,21 @@ gate() {
 		    sort -g -r | head -n 1 |
 		    awk -F '\t' '{ printf "%+.1f %% %s", $1 * 100, $2 }')
 	fi
+	# What the explanation puts on top (the function whose instructions
+	# changed most), for a regression: the kernel the patch changed.
+	top=
+	if [ $verdict = regressed ] && [ -f "$g/explain.jsonl" ]; then
+		top=$(jq -r 'select(.kind == "summary" and .top) | .top' "$g/explain.jsonl" | head -n 1)
+	fi
 }
 
 row() {
-	printf '%-28s %-52s %-26s %s\n' "$1" "$2" "$3" "$4" >&2
+	printf '%-28s %-52s %-26s %-18s %s\n' "$1" "$2" "$3" "$4" "$5" >&2
 }
 
 start=$(date +%s)
 undecided=0
-row slowdown description "worst Δ" verdict
+row slowdown description "worst Δ" "top function" verdict
 self_passed=0
 for i in 1 2; do
 	gate "self$i" kata/kernels.c
@@ -89,7 +95,7 @@ for i in 1 2; do
 	regressed) v="FAILED (a false regression)" ;;
 	*) undecided=1; v="error: $worst" worst= ;;
 	esac
-	row "kata (self $i)" "the kata against itself" "$worst" "$v"
+	row "kata (self $i)" "the kata against itself" "$worst" "" "$v"
 done
 
 caught=0 of=0 required=0 required_caught=0
@@ -109,7 +115,7 @@ for p in $patches; do
 	ok) v="MISSED" ;;
 	*) undecided=1; v="error: $worst" worst= ;;
 	esac
-	row "$name" "$desc" "$worst" "$v"
+	row "$name" "$desc" "$worst" "$top" "$v"
 done
 
 echo "grade: $caught of $of slowdowns caught, $required_caught of $required required, $self_passed of 2 self gates passed, in $(($(date +%s) - start)) s; logs in $dir" >&2

@@ -88,5 +88,5 @@ gate: $(GATE_RESULT)/verdict.jsonl
 	    status=$$(cat $(GATE_RESULT)/verdict.status 2>/dev/null); \
 	    case $$status in 0|1) ;; *) status=2 ;; esac; \
 	    if [ -n $(call gate_q,$(GATE_STATUS)) ]; then echo $$status > $(call gate_q,$(GATE_STATUS)); fi; \
-	    (exit $$status); $(call gate_after,$(GATE_MODE))
+	    s=$$status; $(call gate_after_s,$(GATE_MODE))
 endif

@@ -95,16 +95,23 @@ executable() {
 	id_get "$dir/$1.key" run | sed 's/^[0-9a-f]* //'
 }
 
-# count SIDE CASE [-c]: GATEDIR/explain/SIDE.CASE (with -c, cache
-# simulation on: SIDE.CASE.c) holds the side's dumps of the case, made
-# again unless its key is the one they were made for.
-count() {
+# fresh SIDE CASE [-c]: whether GATEDIR/explain/SIDE.CASE (with -c, cache
+# simulation on: SIDE.CASE.c) holds the side's dumps of the case, made for
+# the key it would be made for now (written to its .key.tmp).
+fresh() {
 	out=$dir/explain/$1.$2${3:+.c}
 	{
 		cat "$dir/$1.key"
-		printf 'case %s\ntimeout %s\nflags %s\n' "$2" "$timeout" "${3-}"
+		printf 'case %s\ntimeout %s\nflags %s\nenv %s\n' "$2" "$timeout" "${3-}" \
+		    "$(env | grep '^BENCH_' | grep -v '^BENCH_CASES=' | sort | tr '\n' ' ')"
 	} > "$out.key.tmp"
-	if [ -d "$out" ] && cmp -s "$out.key.tmp" "$out.key"; then
+	[ -d "$out" ] && cmp -s "$out.key.tmp" "$out.key"
+}
+
+# count SIDE CASE [-c]: the side's dumps of the case, made again unless
+# they are fresh.
+count() {
+	if fresh "$@"; then
 		rm -f "$out.key.tmp"
 		return 0
 	fi
@@ -122,6 +129,11 @@ count() {
 count_both() {
 	bd=$dir/explain/base.$1${2:+.c} hd=$dir/explain/head.$1${2:+.c} br=$bd.jsonl hr=$hd.jsonl
 	mkdir -p "$dir/explain"
+	if ! fresh base "$@" || ! fresh head "$@"; then
+		echo "gate: explaining $m: ${2:+its instructions did not move; }base and head once under callgrind," \
+		    "$1 alone${2:+, with cache simulation}" >&2
+	fi
+	rm -f "$bd.key.tmp" "$hd.key.tmp"
 	count base "$@" & bp=$!
 	count head "$@" & hp=$!
 	wait "$bp" || why="base: $(grep '^countof: ' "$bd.log" | tail -n 1 | sed 's/^countof: //'); log in $bd.log"
@@ -170,13 +182,11 @@ explain_one() {
 	if printf '%s\n' "$counted" | grep -qxF -- "$m" && [ -d "$dir/counts/base.dumps" ] && [ -d "$dir/counts/head.dumps" ]; then
 		bd=$dir/counts/base.dumps hd=$dir/counts/head.dumps br=$dir/counts/base.jsonl hr=$dir/counts/head.jsonl
 	else
-		echo "gate: explaining $m: base and head once under callgrind, $case alone" >&2
 		count_both "$case"
 	fi
 	[ -n "$why" ] || diff_one "$m" "$key"
 	if [ -z "$why" ] && grep -q '"kind":"summary".*"moved":false' "$dir/explain.rec" &&
 	    ! grep -q '"kind":"summary".*"cache":true' "$dir/explain.rec"; then
-		echo "gate: explaining $m: its instructions did not move; base and head again, with cache simulation" >&2
 		count_both "$case" -c
 		[ -n "$why" ] || diff_one "$m" "$key"
 	fi

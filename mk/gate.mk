@@ -264,14 +264,17 @@ FORCE:
 # After the verdict: why it regressed (mk/explain.sh: each regressed metric
 # run once more under callgrind, alone, and the two sides' functions
 # compared by cgdiff), unless GATE_EXPLAIN=off; `make explain` explains the
-# last gate again from what it kept. Then the gate's status: make's own for
+# last gate again from what it kept. An ok gate starts no process for it
+# (an explanation left by an earlier gate is removed). Then the gate's status: make's own for
 # `make gate`; through perfgate (GATE_STATUS set) a regression is an answer,
 # so the recipe ends well and make prints no "Error 1" of its own.
 GATE_EXPLAIN ?= on
 GATE_EXPLAIN_SH = sh $(GATE_MK_DIR)/explain.sh
 gate_explain_args = $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(GATE_LAYOUT_EPS)) $(call gate_q,$(GATE_COUNTS_TIMEOUT))
-gate_after = s=$$?; if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
-    $(GATE_EXPLAIN_SH) gate $(1) $(gate_explain_args); else rm -f $(GATEDIR)/explain.jsonl $(GATEDIR)/explain.txt; fi; \
+gate_after = s=$$?; $(call gate_after_s,$(1))
+gate_after_s = if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
+    $(GATE_EXPLAIN_SH) gate $(1) $(gate_explain_args); \
+    elif [ -e $(GATEDIR)/explain.jsonl ] || [ -e $(GATEDIR)/explain.txt ]; then rm -f $(GATEDIR)/explain.jsonl $(GATEDIR)/explain.txt; fi; \
     if [ "$$s" = 1 ] && [ -n $(call gate_q,$(GATE_STATUS)) ]; then exit 0; fi; exit "$$s"
 explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 	@$(GATE_EXPLAIN_SH) again last $(gate_explain_args)

@@ -9,20 +9,37 @@ load common
 FIX=$TOP/tests/fixtures
 MK=$TOP/mk/gate.mk
 
-setup() {
+gitenv() {
 	export GIT_AUTHOR_NAME=perfgate GIT_AUTHOR_EMAIL=perfgate@example.org
 	export GIT_COMMITTER_NAME=perfgate GIT_COMMITTER_EMAIL=perfgate@example.org
-	export GIT_CONFIG_NOSYSTEM=1 HOME=$BATS_TEST_TMPDIR
+	export GIT_CONFIG_NOSYSTEM=1 HOME=$1
+}
+
+# The two histories, made once and cloned by each test.
+setup_file() {
+	gitenv "$BATS_FILE_TMPDIR"
+	REPO=$BATS_FILE_TMPDIR/slow BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR make_history slow 45 32
+	REPO=$BATS_FILE_TMPDIR/fast BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR make_history fast 23 50
+}
+
+setup() {
+	gitenv "$BATS_TEST_TMPDIR"
 	unset MAKEFLAGS MAKELEVEL GATEDIR BASE HEAD BUDGET RUNS
 	REPO=$BATS_TEST_TMPDIR/repo
 }
 
-# history PLANT AT BROKEN: 64 commits, the first the fixture; commit AT
+# history slow|fast: a clone of that history (below), at its last commit.
+history() {
+	git clone -q "$BATS_FILE_TMPDIR/$1" "$REPO"
+	cd "$REPO"
+}
+
+# make_history PLANT AT BROKEN: 64 commits, the first the fixture; commit AT
 # (1-based) puts variants/PLANT in src/fx.c (slow-fx.c) or takes it out
 # (fast: the fixture's own, after a slow start); commit BROKEN does not
 # compile and the one after it mends it; every other commit changes a
 # note only. Prints nothing; leaves the repository at its last commit.
-history() {
+make_history() {
 	local plant=$1 at=$2 broken=$3 i m
 	cp -R "$FIX/project" "$REPO"
 	cd "$REPO"
@@ -68,15 +85,20 @@ as_found() {
 
 @test "bisect: perfgate bisect names the planted slowdown of 64 commits, confirmed, skipping the one that does not build, in under 30 s" {
 	# The first commit bisect tries (the middle) is the one that does not build.
-	history slow 45 32
+	history slow
 	[ "$(git rev-list --bisect HEAD ^HEAD~63)" = "$(git rev-parse HEAD~32)" ]
 	[ "$(git log -1 --format=%s HEAD~32)" = 'fx: does not compile' ]
 	last=$(git rev-parse HEAD)
+	# Under 30 s here; a machine whose CPUs others keep busy (CPU pressure
+	# over 50 % when it starts) gets twice that.
+	limit=30
+	[ "$(sed -n 's/^some avg10=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0)" -le 50 ] || limit=60
 	start=$(date +%s)
 	run -0 --separate-stderr perfgate bisect HEAD~63 HEAD GATE_MK="$MK" GATE_MODE=counts
 	took=$(($(date +%s) - start))
 	echo "$stderr"
-	[ "$took" -lt 30 ]
+	echo "took $took s, limit $limit s"
+	[ "$took" -lt "$limit" ]
 	planted=$(git rev-parse HEAD~19)
 	[ "$(git log -1 --format=%s "$planted")" = 'fx: the sum eight times over' ]
 	[ "$(jq -r .commit <<< "$output")" = "$planted" ]
@@ -92,7 +114,7 @@ as_found() {
 }
 
 @test "bisect: perfgate -i bisect names the commit that made it fast" {
-	history fast 23 50
+	history fast
 	last=$(git rev-parse HEAD)
 	run -0 --separate-stderr perfgate -i bisect HEAD~63 HEAD GATE_MK="$MK" GATE_MODE=counts
 	echo "$stderr"
@@ -104,7 +126,7 @@ as_found() {
 }
 
 @test "bisect: refused before anything runs: GOOD not an ancestor of BAD, BAD equal to GOOD, a dirty work tree" {
-	history slow 45 33
+	history slow
 	last=$(git rev-parse HEAD)
 	run -2 --separate-stderr perfgate bisect HEAD HEAD~3 GATE_MK="$MK"
 	[ "$stderr" = "perfgate: bisect: HEAD is not an ancestor of HEAD~3" ]
@@ -124,7 +146,7 @@ as_found() {
 }
 
 @test "bisect: git bisect run perfgate -s -i (perfgate(1) EXAMPLES) names the commit that made it fast" {
-	history fast 23 50
+	history fast
 	last=$(git rev-parse HEAD) good=$(git rev-parse HEAD~63) fast=$(git rev-parse HEAD~41)
 	git bisect start --term-old=slow --term-new=fast HEAD HEAD~63 > /dev/null
 	run git bisect run perfgate -s -i BASE="$good" HEAD=. GATE_MK="$MK" GATE_MODE=counts
@@ -134,7 +156,7 @@ as_found() {
 }
 
 @test "bisect: a regression through perfgate is an answer: exit 1 and no make Error line; make gate keeps make's 2" {
-	history slow 45 33
+	history slow
 	run -1 --separate-stderr perfgate BASE=HEAD~63 HEAD=HEAD GATE_MK="$MK" GATE_MODE=counts GATE_EXPLAIN=off
 	[ "$(tail -n 1 <<< "$output" | jq -r .verdict)" = regressed ]
 	[[ "$stderr" != *"make: ***"* ]]
@@ -146,4 +168,33 @@ as_found() {
 	run -0 --separate-stderr perfgate -i BASE=HEAD~63 HEAD=HEAD GATE_MK="$MK" GATE_MODE=counts GATE_EXPLAIN=off
 	run -1 --separate-stderr perfgate -i BASE=HEAD HEAD=HEAD~63 GATE_MK="$MK" GATE_MODE=counts GATE_EXPLAIN=off
 	run -0 --separate-stderr perfgate -i BASE=HEAD HEAD=HEAD GATE_MK="$MK" GATE_MODE=counts
+}
+
+@test "bisect: git bisect run perfgate -s (perfgate(1) EXAMPLES) names the planted slowdown, skipping the commit that does not build" {
+	history slow
+	last=$(git rev-parse HEAD) good=$(git rev-parse HEAD~63) slow=$(git rev-parse HEAD~19)
+	git bisect start HEAD HEAD~63 > /dev/null
+	run git bisect run perfgate -s BASE="$good" HEAD=. GATE_MK="$MK" GATE_MODE=counts GATE_EXPLAIN=off
+	[[ "$output" == *"$slow is the first bad commit"* ]]
+	[ "$(git bisect log | grep -c '^git bisect skip')" -ge 1 ]
+	git bisect reset > /dev/null 2>&1
+	as_found "$last"
+}
+
+@test "bisect: perfgate -i in time mode: the kata against its one-accumulator sum improved, 1; the other way, 0" {
+	cd "$TOP"
+	patch -s -o "$BATS_TEST_TMPDIR/kernels.c" kata/kernels.c < kata/slowdowns/s04-sum-one-accumulator.patch
+	run -1 --separate-stderr perfgate -i BASE="$BATS_TEST_TMPDIR/kernels.c" HEAD=kata/kernels.c GATEDIR="$BATS_TEST_TMPDIR/g"
+	[ "$(tail -n 1 <<< "$output" | jq -c .improved)" = '["sum_ns"]' ]
+	run -0 --separate-stderr perfgate -i BASE=kata/kernels.c HEAD="$BATS_TEST_TMPDIR/kernels.c" GATEDIR="$BATS_TEST_TMPDIR/g2" GATE_EXPLAIN=off
+	[ "$(tail -n 1 <<< "$output" | jq -r .verdict)" = regressed ]
+}
+
+@test "bisect: perfgate's usage is perfgate(1)'s SYNOPSIS" {
+	run -2 --separate-stderr perfgate -Z
+	synopsis=$(mandoc -Tascii "$TOP/man/perfgate.1" | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
+	    tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')
+	[ "$(printf '%s\n' "${stderr_lines[@]:1}" | sed 's/^usage: //' | tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')" = "$synopsis" ]
+	run -2 --separate-stderr perfgate bisect HEAD
+	[ "${stderr_lines[0]}" = "perfgate: bisect needs a good and a bad revision" ]
 }

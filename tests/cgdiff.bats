@@ -132,3 +132,22 @@ setup() {
 		[[ "${stderr_lines[-1]}" == *"none (a build without debug information: -g)" ]]
 	done
 }
+
+@test "cgdiff: every dump of the fuzz corpus is read, or refused with exit 2, nothing on stdout, one line naming file and a line it has" {
+	n=0 bad=0
+	for f in "$TOP"/tests/fuzz/corpus/cgdiff/*; do
+		n=$((n + 1))
+		st=0
+		cgdiff "$f" "$f" > "$T/out" 2> "$T/err" || st=$?
+		[ "$st" -eq 0 ] && continue
+		[ "$st" -eq 2 ] || { echo "$f: exit $st"; false; }
+		[ ! -s "$T/out" ] || { echo "$f: stdout $(cat "$T/out")"; false; }
+		err=$(cat "$T/err")
+		[ "$(wc -l < "$T/err")" -eq 1 ] || { echo "$f: $err"; false; }
+		[[ $err =~ ^cgdiff:\ "$f":([0-9]+):\ .+$ ]] || { echo "$f: $err"; false; }
+		[ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le "$(awk 'END { print NR }' "$f")" ] ||
+		    { echo "$f: no such line: $err"; false; }
+		bad=$((bad + 1))
+	done
+	[ "$n" -ge 100 ] && [ "$bad" -ge 50 ]
+}

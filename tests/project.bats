@@ -311,7 +311,8 @@ comment_commit() {
 @test "project: perfgate usage errors exit 2, or 125 with -s" {
 	run -2 --separate-stderr perfgate -x
 	[ "${stderr_lines[0]}" = "perfgate: -x: unknown option" ]
-	[ "${stderr_lines[1]}" = "usage: perfgate [-sV] [-C dir] [-f makefile] [variable=value ...]" ]
+	[ "${stderr_lines[1]}" = "usage: perfgate [-isV] [-C dir] [-f makefile] [variable=value ...]" ]
+	[ "${stderr_lines[2]}" = "       perfgate [-i] [-C dir] [-f makefile] bisect good bad [variable=value ...]" ]
 	run -2 --separate-stderr perfgate gate
 	[ "${stderr_lines[0]}" = "perfgate: not a variable assignment: gate" ]
 	run -125 --separate-stderr perfgate -s -C
