@@ -54,6 +54,9 @@ COMPARE_CPU ?= $(shell echo $$(( $$(nproc) - 1 )))
 COMPARE_MAXPRESSURE ?= 30
 COMPARE_MAXLOAD ?= $(shell echo $$(( $$(nproc) + 1 )))
 RESUME ?= 0
+# The commit measured, checked: HEAD in full, the tree clean. Without it the
+# commit is HEAD, with -dirty-<8 hex digits of the changes> when dirty.
+COMPARE_COMMIT ?=
 # The implementation's allocations a call, counted by bench.h's counts mode
 # (BENCH_MODE=counts, glibc) and recorded in perf.json; 0: not counted.
 COMPARE_ALLOCS ?= 1
@@ -93,7 +96,7 @@ COMPARE_CI_PREREQ ?= $(COMPARE_PREREQ)
 compare_q = '$(subst ','\'',$(1))'
 COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES \
     COMPARE_CASES COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
-    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT,$(v)=$(call compare_q,$($(v)))) \
+    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_COMMIT COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT,$(v)=$(call compare_q,$($(v)))) \
     $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CFLAGS SOURCE ABOUT,\
     COMPARE_$(k)_$(s)=$(call compare_q,$(COMPARE_$(k)_$(s)))))
 

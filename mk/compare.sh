@@ -87,23 +87,6 @@ else
 	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
 fi
 
-# worktree_changes: what the work tree holds that HEAD does not, content
-# included: the diff of the tracked files, then every untracked file's
-# SHA-256 and name. The document, its table and the build directory are
-# left out, so that a run's own output never makes the next one differ.
-worktree_changes() {
-	top=$(git rev-parse --show-toplevel 2>/dev/null) || return 0
-	set --
-	for p in "$doc" "$COMPARE_TABLE" "$dir"; do
-		a=$(realpath -m -- "$p") || return 1
-		case $a in
-		"$top"/*) set -- "$@" ":(top,exclude,literal)${a#"$top"/}" ;;
-		esac
-	done
-	(cd "$top" && git diff --binary HEAD -- . "$@" &&
-	    git ls-files -o --exclude-standard -z -- . "$@" | xargs -0 -r sha256sum --)
-}
-
 # The rounds of a row: with three sides or more, whole periods of the
 # Williams design (alternate would round them up too; the document says
 # how many there were).
@@ -120,10 +103,56 @@ if [ $# -ge 3 ]; then
 	fi
 fi
 
-# What describes the run and every side, for perfdoc.
-commit=$(git rev-parse HEAD 2>/dev/null) || commit=none
+# in_top CMD ARG...: CMD at the top of the work tree, with pathspecs
+# appended that leave out the document, its table and the build directory,
+# so that a run's own output never makes the next one differ.
+in_top() {
+	top=$(git rev-parse --show-toplevel 2>/dev/null) || return 1
+	for p in "$doc" "$COMPARE_TABLE" "$dir"; do
+		a=$(realpath -m -- "$p") || return 1
+		case $a in
+		"$top"/*) set -- "$@" ":(top,exclude,literal)${a#"$top"/}" ;;
+		esac
+	done
+	(cd "$top" && "$@")
+}
+
+# untracked PATHSPEC...: every untracked file's SHA-256 and name.
+untracked() {
+	git ls-files -o --exclude-standard -z -- "$@" | xargs -0 -r sha256sum --
+}
+
+# worktree_changes: what the work tree holds that HEAD does not, content
+# included: the diff of the tracked files, then every untracked file's
+# SHA-256 and name. Nothing outside a git work tree.
+worktree_changes() {
+	git rev-parse --show-toplevel >/dev/null 2>&1 || return 0
+	in_top git diff --binary HEAD -- . && in_top untracked .
+}
+
+# What describes the run and every side, for perfdoc. The commit is HEAD,
+# "-dirty-" and 8 hex digits of the changes' digest after it when the tree
+# has changes; COMPARE_COMMIT, when given, must be HEAD in full, clean.
 worktree_changes > "$dir/changes" || { say "cannot list the work tree's changes"; exit 2; }
 dirty=$(sha256sum < "$dir/changes" | cut -c1-64)
+head=$(git rev-parse --verify -q HEAD 2>/dev/null) || head=
+if [ -n "${COMPARE_COMMIT-}" ]; then
+	if [ "$COMPARE_COMMIT" != "$head" ]; then
+		say "COMPARE_COMMIT=$COMPARE_COMMIT is not HEAD, ${head:-none here}: give the full commit checked out"
+		exit 2
+	fi
+	if [ -s "$dir/changes" ]; then
+		say "COMPARE_COMMIT=$COMPARE_COMMIT: the work tree is not clean: $(in_top git status --porcelain -z -- . |
+		    tr '\0' '\n' | cut -c4- | awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $0 }')"
+		exit 2
+	fi
+	commit=$head
+elif [ -n "$head" ]; then
+	commit=$head
+	[ -s "$dir/changes" ] && commit=$head-dirty-$(echo "$dirty" | cut -c1-8)
+else
+	commit=none
+fi
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
     -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
     -n "rounds=$rounds" -m "gauge=$gauge" -n "maxload=$maxload"

@@ -304,3 +304,25 @@ gitproject() {
 	run -2 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
 	[[ $stderr == *"perfdoc: docs/perf-exempt.md:4: impl_gone is not a public function of api.h"* ]]
 }
+
+@test "compare: COMPARE_COMMIT must be HEAD in full and the tree clean; else the commit says -dirty-" {
+	gitproject
+	head=$(git rev-parse HEAD)
+	run -0 --separate-stderr fake compare COMPARE_COMMIT="$head"
+	[ "$(jq -r .run.commit docs/perf.json)" = "$head" ]
+	run -2 --separate-stderr fake compare COMPARE_COMMIT="${head:0:12}"
+	[[ $stderr == *"compare: COMPARE_COMMIT=${head:0:12} is not HEAD, $head: give the full commit checked out"* ]]
+	# A dirty tree: the paths named, a name with a space, a quote, ; and $ too.
+	echo 'int x = 1;' >kept.c
+	echo new >'-a b;$x'
+	run -2 --separate-stderr fake compare COMPARE_COMMIT="$head"
+	[[ $stderr == *"compare: COMPARE_COMMIT=$head: the work tree is not clean: kept.c, -a b;\$x"* ]]
+	# Without it, the commit carries the changes' digest.
+	run -0 --separate-stderr fake compare
+	digest=$(jq -r .run.uncommitted_sha256 docs/perf.json)
+	[ "$(jq -r .run.commit docs/perf.json)" = "$head-dirty-${digest:0:8}" ]
+	# Another untracked file's content, another commit.
+	echo other >'-a b;$x'
+	run -0 --separate-stderr fake compare
+	[ "$(jq -r .run.commit docs/perf.json)" != "$head-dirty-${digest:0:8}" ]
+}
