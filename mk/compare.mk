@@ -32,6 +32,17 @@
 # Each side runs one case at a time (BENCH_CASES) and reports the SHA-256 of
 # its inputs (BENCH_SHA256=1, "<case>_input_sha256"), as bench.h and
 # kata/numpy_worker.py do. See perfdoc(1) and perfgate(7).
+#
+# Where each side S comes from, recorded in perf.json:
+#	COMPARE_VERSION_S   a command whose first line is its version
+#	COMPARE_CC_S, COMPARE_CFLAGS_S, COMPARE_SOURCES_S   a C side's compiler,
+#	                    flags and sources: every file the build reads is
+#	                    digested (cc -M); a reference's compiler and flags
+#	                    are fixed by its name, checked against perf.json
+#	COMPARE_LICENSE_S   its SPDX licence expression (default NOASSERTION);
+#	                    a GPL reference is refused unless
+#	COMPARE_BLACKBOX_S = 1: a separate program, never built or linked here
+#	COMPARE_ABOUT_S     a command printing a JSON object about it
 
 COMPARE_SAVED_GOAL := $(.DEFAULT_GOAL)
 COMPARE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -76,12 +87,24 @@ COMPARE_PYTHON ?= $(firstword $(foreach p,python3 /usr/bin/python3,$(shell $(p) 
 COMPARE_CMD_kata = $(COMPARE_DIR)/kata/bench
 COMPARE_CMD_plain = $(COMPARE_DIR)/plain/bench
 COMPARE_CMD_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py
+# The C sides as built, and digested, file by file (every header too).
+# kata is the implementation, built as KATA, CC and CFLAGS say; plain is a
+# reference, fixed by its name: plain C by cc at -O2, whatever CC and
+# CFLAGS are (other flags would make another reference).
+COMPARE_CC_kata = $(CC)
+COMPARE_CFLAGS_kata = $(CFLAGS) -Ikata -Ibench
+COMPARE_SOURCES_kata = bench/bench.c $(KATA)
+COMPARE_CC_plain = cc
+COMPARE_CFLAGS_plain = -std=c11 -O2 -Ikata -Ibench -DPLAIN_AS_KATA
+COMPARE_SOURCES_plain = bench/bench.c kata/plain.c
+COMPARE_LDLIBS_kata = -lm
+COMPARE_LDLIBS_plain = -lm
 COMPARE_VERSION_kata = $(CC) --version
-COMPARE_VERSION_plain = $(CC) --version
-COMPARE_CFLAGS_kata = $(CFLAGS)
-COMPARE_CFLAGS_plain = $(CFLAGS)
-COMPARE_SOURCE_kata = $(KATA)
-COMPARE_SOURCE_plain = kata/plain.c
+COMPARE_VERSION_plain = $(COMPARE_CC_plain) --version
+# perfgate states no licence of its own; NumPy's is BSD-3-Clause.
+COMPARE_LICENSE_kata = NOASSERTION
+COMPARE_LICENSE_plain = NOASSERTION
+COMPARE_LICENSE_numpy = BSD-3-Clause
 COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --about
 COMPARE_PREREQ = compare-sides
 COMPARE_CI_PREREQ = compare-side-kata
@@ -97,7 +120,7 @@ compare_q = '$(subst ','\'',$(1))'
 COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES \
     COMPARE_CASES COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
     COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_COMMIT COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT,$(v)=$(call compare_q,$($(v)))) \
-    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CFLAGS SOURCE ABOUT,\
+    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CC CFLAGS SOURCE SOURCES ABOUT LICENSE BLACKBOX,\
     COMPARE_$(k)_$(s)=$(call compare_q,$(COMPARE_$(k)_$(s)))))
 
 .PHONY: compare compare-check compare-table compare-drafts compare-sides compare-side-kata compare-ci compare-allocs
@@ -125,11 +148,11 @@ endif
 compare-sides: compare-side-kata
 	@test -n '$(COMPARE_PYTHON)' || { echo "compare: no python3 on PATH, nor /usr/bin/python3, imports numpy: apt-get install python3-numpy" >&2; exit 2; }
 	@mkdir -p $(COMPARE_DIR)/plain
-	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/bench bench/bench.c kata/plain.c -lm
+	$(COMPARE_CC_plain) $(COMPARE_CFLAGS_plain) -o $(COMPARE_DIR)/plain/bench $(COMPARE_SOURCES_plain) $(COMPARE_LDLIBS_plain)
 
 compare-side-kata:
 	@mkdir -p $(COMPARE_DIR)/kata
-	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
+	$(COMPARE_CC_kata) $(COMPARE_CFLAGS_kata) -o $(COMPARE_DIR)/kata/bench $(COMPARE_SOURCES_kata) $(COMPARE_LDLIBS_kata)
 
 # Nothing timed: no load gate, no NumPy, the implementation built alone.
 compare-ci: $(COMPARE_BIN)/perfdoc $(COMPARE_CI_PREREQ)

@@ -166,8 +166,24 @@ for s in $COMPARE_SIDES; do
 		v=$(sh -c "$v" 2>&1 | head -n 1)
 		set -- "$@" -A "$s:version=$v"
 	fi
-	v=$(side_var "$s" CFLAGS)
-	[ -n "$v" ] && set -- "$@" -A "$s:cflags=$v"
+	cc=$(side_var "$s" CC) cflags=$(side_var "$s" CFLAGS) sources=$(side_var "$s" SOURCES)
+	[ -n "$cc" ] && set -- "$@" -A "$s:cc=$cc"
+	[ -n "$cflags" ] && set -- "$@" -A "$s:cflags=$cflags"
+	if [ -n "$sources" ]; then
+		# Every file the build reads, as the compiler lists them.
+		set -- "$@" -A "$s:sources=$sources"
+		sh -c "exec ${cc:-cc} $cflags -M -MT $s $sources" > "$dir/$s.deps" ||
+		    { say "side $s: ${cc:-cc} -M cannot list what its build reads"; exit 2; }
+		set -- "$@" -F "$s=$dir/$s.deps"
+	fi
+	v=$(side_var "$s" LICENSE)
+	set -- "$@" -l "$s=${v:-NOASSERTION}"
+	v=$(side_var "$s" BLACKBOX)
+	case $v in
+	1) set -- "$@" -b "$s" ;;
+	''|0) ;;
+	*) say "COMPARE_BLACKBOX_$s=$v: not 1 or 0"; exit 2 ;;
+	esac
 	v=$(side_var "$s" SOURCE)
 	if [ -n "$v" ]; then
 		set -- "$@" -A "$s:source=$v" -A "$s:source_sha256=$(sha256sum < "$v" | cut -c1-64)"
@@ -195,9 +211,14 @@ if [ "$mode" = allocs ]; then
 	exit 0
 fi
 
-# A resume that could not be merged is refused before anything is measured.
+# A reference is fixed by its name: its compiler and flags are those the
+# document gives it. That, the licences, and a resume that could not be
+# merged are refused before anything is measured.
+[ -f "$doc" ] && set -- "$@" -f "$doc"
 if [ -n "$resume" ]; then
 	"$bin/perfdoc" -o "$dir/resume-check.json" -r "$doc" -s "$list" -C "" "$@" || exit 2
+else
+	"$bin/perfdoc" -o "$dir/check.json" -K -s "$list" -C "" "$@" || exit 2
 fi
 
 # The implementation's allocations, counted once before the rows are timed.

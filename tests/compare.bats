@@ -326,3 +326,51 @@ gitproject() {
 	run -0 --separate-stderr fake compare
 	[ "$(jq -r .run.commit docs/perf.json)" != "$head-dirty-${digest:0:8}" ]
 }
+
+@test "compare: a C side's provenance: every source and header it is built from, digested" {
+	mkdir -p 'src dir'
+	printf '#include "api.h"\nint impl_alpha(void) { return 1; }\n' >'src dir/impl.c'
+	printf 'int impl_alpha(void);\n' >'src dir/api.h'
+	run -0 --separate-stderr fake compare COMPARE_CC_impl=cc COMPARE_CFLAGS_impl='-O2 -I"src dir"' \
+	    COMPARE_SOURCES_impl='"src dir/impl.c"'
+	h=$(sha256sum <'src dir/api.h' | cut -c1-64)
+	c=$(sha256sum <'src dir/impl.c' | cut -c1-64)
+	[ "$(jq -c '.sides.impl.files' docs/perf.json)" = "{\"src dir/impl.c\":\"$c\",\"src dir/api.h\":\"$h\"}" ]
+	jq -e '.sides.impl.cc == "cc" and .sides.impl.cflags == "-O2 -I\"src dir\"" and (.sides.impl.system_sha256 | length) == 64' docs/perf.json
+}
+
+@test "compare: a reference's compiler and flags are fixed by its name" {
+	run -0 --separate-stderr fake compare COMPARE_CC_ref=cc COMPARE_CFLAGS_ref=-O2
+	cp docs/perf.json before.json
+	rm -f calls
+	run -2 --separate-stderr fake compare COMPARE_CC_ref=cc COMPARE_CFLAGS_ref=-O3
+	[[ $stderr == *'perfdoc: reference ref: cflags "-O3", but docs/perf.json has "-O2": a reference'"'"'s compiler and flags are fixed by its name: give this one another'* ]]
+	[ ! -e calls ]
+	cmp docs/perf.json before.json
+	# The implementation's flags are its own to change.
+	run -0 --separate-stderr fake compare COMPARE_CC_ref=cc COMPARE_CFLAGS_ref=-O2 COMPARE_CFLAGS_impl=-O3
+}
+
+@test "compare: a licence per side, an SPDX expression; a GPL reference only as a black box" {
+	run -0 --separate-stderr fake compare COMPARE_LICENSE_ref='MIT OR Apache-2.0'
+	jq -e '.sides.impl.license == "NOASSERTION" and .sides.ref.license == "MIT OR Apache-2.0"' docs/perf.json
+	grep -qF -- '- ref: version ref 1.0, license MIT OR Apache-2.0' docs/perf-table.md
+	rm -f calls
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='MIT-ish'
+	[[ $stderr == *'perfdoc: side ref: licence "MIT-ish": MIT-ish is not an SPDX licence identifier (LicenseRef-name is one of your own)'* ]]
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='(MIT'
+	[[ $stderr == *"perfdoc: side ref: licence \"(MIT\": a '(' without its ')'"* ]]
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='GPL-3.0-or-later'
+	[[ $stderr == *'perfdoc: side ref: its licence needs the GPL: a GPL reference runs only as a black box, a separate program never linked (-b; make compare: COMPARE_BLACKBOX_ref = 1)'* ]]
+	[ ! -e calls ]
+	# Dual-licensed: taken under MIT, no GPL needed.
+	run -0 --separate-stderr fake compare COMPARE_LICENSE_ref='GPL-2.0-only OR MIT'
+	run -0 --separate-stderr fake compare COMPARE_LICENSE_ref='GPL-3.0-only' COMPARE_BLACKBOX_ref=1
+	jq -e '.sides.ref.blackbox == true' docs/perf.json
+	# A black box is never built from sources here.
+	printf 'int f(void);\n' >ref.c
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='GPL-3.0-only' COMPARE_BLACKBOX_ref=1 COMPARE_SOURCES_ref=ref.c
+	[[ $stderr == *'perfdoc: side ref: a black box is never built and linked here'* ]]
+	# The implementation's own licence is its own.
+	run -0 --separate-stderr fake compare COMPARE_LICENSE_impl='GPL-3.0-only'
+}
