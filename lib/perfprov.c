@@ -309,7 +309,8 @@ prov_machine(struct buf *b)
 
 /*
  * A reference is fixed by its name: its compiler ("cc") and flags
- * ("cflags") must be those the earlier document old gives it, if any.
+ * ("cflags") must be those the earlier document old gives it, if it
+ * gives it a compiler.
  */
 void
 prov_fixed(const char *old, char **sidename, const struct buf *sidemeta, size_t nside)
@@ -328,6 +329,9 @@ prov_fixed(const char *old, char **sidename, const struct buf *sidemeta, size_t 
 		if ((g = jget(&os, sidename[i], strlen(sidename[i]))) == NULL || g->type != J_OBJECT)
 			continue;
 		jparse(g->raw, g->rawlen, &was);
+		/* A document from before compilers were recorded fixes nothing yet. */
+		if (jget(&was, "cc", 2) == NULL)
+			continue;
 		buf_puts(&msg, "{");
 		buf_add(&msg, sidemeta[i].p ? sidemeta[i].p : "", sidemeta[i].n);
 		buf_puts(&msg, "}");
