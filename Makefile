@@ -24,6 +24,8 @@ KATA = kata/kernels.c
 TOOLS = bestof alternate minjson cmpbudget countof
 # make compare's own (mk/compare.mk)
 TOOLS += refjudge perfdoc
+# the load gate, read before a long run (perfgate load)
+TOOLS += loadgate
 TOOLS += plotrounds mergeshards noisesum
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
