@@ -213,10 +213,11 @@ gitproject() {
 @test "compare: compare-drafts drafts the slower rows only, and files nothing" {
 	FAKE_SLOW=impl run -0 --separate-stderr fake compare
 	run -0 --separate-stderr fake compare-drafts
-	[ "$(ls build/compare/drafts | paste -sd ' ')" = "alpha.md alpha.title.txt beta.md beta.title.txt gamma.md gamma.title.txt" ]
+	[ "$(ls build/compare/drafts | paste -sd ' ')" = \
+	    "alpha.labels.txt alpha.md alpha.title.txt beta.labels.txt beta.md beta.title.txt gamma.labels.txt gamma.md gamma.title.txt" ]
 	[ "$(cat build/compare/drafts/alpha.title.txt)" = "perf: alpha is 2x slower than ref on one core" ]
 	grep -qF '| alpha | 400 (400–400) | 200 (200–200) | 2 slower | 2x slower than ref |' build/compare/drafts/alpha.md
-	grep -qF -- '- ref: ratio 2 (slower); version ref 1.0' build/compare/drafts/alpha.md
+	grep -qF -- '- ref: ratio 2 (slower); licence NOASSERTION, version ref 1.0; version ref 1.0' build/compare/drafts/alpha.md
 	grep -qF 'The pressure after each round: [1,1]' build/compare/drafts/alpha.md
 	grep -q '^Run: commit none' build/compare/drafts/alpha.md
 	# A faster implementation drafts nothing.
