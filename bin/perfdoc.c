@@ -237,13 +237,13 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	struct jrecord r = { 0 }, top = { 0 }, counts = { 0 };
 	struct doc od = { 0 };
 	const struct jfield *f;
-	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp;
+	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp, *countstext = NULL;
 	size_t nrows = 0, i, j, len, valid = 0;
 	int k, rc;
 	FILE *fp;
 
 	if (countspath != NULL)
-		ci_read_counts(countspath, &counts);
+		countstext = ci_read_counts(countspath, &counts);
 	prov_machine(&mach);
 	buf_puts(&run, "{");
 	buf_add(&run, runmeta.p ? runmeta.p : "", runmeta.n);
@@ -388,6 +388,7 @@ done:
 	jrecord_free(&r);
 	jrecord_free(&top);
 	jrecord_free(&counts);
+	free(countstext);
 	if (old != NULL)
 		doc_free(&od);
 	return rc;
@@ -411,6 +412,7 @@ main(int argc, char *argv[])
 	const char *out = NULL, *old = NULL, *checkpath = NULL, *draftdir = NULL;
 	const char *headerpath = NULL, *exemptpath = "docs/perf-exempt.md", *fixedpath = NULL;
 	struct jrecord counts = { 0 };
+	char *ctext;
 	char *cases = NULL, *p, **opts;
 	int c, mode = 0, nopts = 0, i;
 	struct buf b = { 0 };
@@ -537,7 +539,7 @@ main(int argc, char *argv[])
 		table_drafts(draftdir, &d);
 		break;
 	case 'k':
-		ci_read_counts(countspath, &counts);
+		ctext = ci_read_counts(countspath, &counts);
 		if (cases == NULL) {
 			for (i = 0; i < (int)d.nrows; i++) {
 				p = doc_str(&d.rows[i], "case", d.path);
@@ -548,6 +550,7 @@ main(int argc, char *argv[])
 		}
 		c = ci_check_allocs(countspath, &counts, cases, &d);
 		jrecord_free(&counts);
+		free(ctext);
 		free(b.p);
 		doc_free(&d);
 		return c;

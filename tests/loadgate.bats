@@ -22,9 +22,9 @@ setup() {
 
 @test "loadgate: perfgate load runs it" {
 	setpressure 50.00
-	run -1 --separate-stderr perfgate load
+	run -1 --separate-stderr "$TOP/bin/perfgate" load
 	[ "$(echo "$output" | jq -c '[.gauge, .open]')" = '["pressure",false]' ]
-	run -0 --separate-stderr perfgate load -m 60
+	run -0 --separate-stderr "$TOP/bin/perfgate" load -m 60
 }
 
 @test "loadgate: without the pressure, the load average against cores + 1" {
