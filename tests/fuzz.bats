@@ -76,3 +76,7 @@ replay() {
 		[ "$status" -ne 0 ] || { echo "$f passes now: git mv it to tests/fuzz/crashes/$t/"; false; }
 	done
 }
+
+@test "fuzz: perfci (compare-ci's header and exemptions readers) passes every committed input" {
+	replay perfci
+}
