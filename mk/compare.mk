@@ -161,17 +161,18 @@ compare-ci: $(COMPARE_BIN)/perfdoc $(COMPARE_CI_PREREQ)
 compare-allocs: $(COMPARE_TOOLS) $(COMPARE_CI_PREREQ)
 	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh allocs
 
+# Paths are quoted for the shell: a name may hold blanks, quotes or ;.
 compare-check: $(COMPARE_BIN)/perfdoc
-	$(COMPARE_BIN)/perfdoc -c $(COMPARE_TABLE) $(COMPARE_DOC)
+	$(call compare_q,$(COMPARE_BIN)/perfdoc) -c $(call compare_q,$(COMPARE_TABLE)) $(call compare_q,$(COMPARE_DOC))
 
 compare-table: $(COMPARE_BIN)/perfdoc
-	$(COMPARE_BIN)/perfdoc -t $(COMPARE_DOC) > $(COMPARE_TABLE).tmp
-	mv -f $(COMPARE_TABLE).tmp $(COMPARE_TABLE)
+	$(call compare_q,$(COMPARE_BIN)/perfdoc) -t $(call compare_q,$(COMPARE_DOC)) > $(call compare_q,$(COMPARE_TABLE).tmp)
+	mv -f $(call compare_q,$(COMPARE_TABLE).tmp) $(call compare_q,$(COMPARE_TABLE))
 
 compare-drafts: $(COMPARE_BIN)/perfdoc
-	@rm -rf $(COMPARE_DIR)/drafts
-	$(COMPARE_BIN)/perfdoc -d $(COMPARE_DIR)/drafts $(COMPARE_DOC)
-	@ls $(COMPARE_DIR)/drafts 2>/dev/null | sed -n 's/\.title\.txt$$//p' | \
-	    while read -r c; do echo "draft: $(COMPARE_DIR)/drafts/$$c.md"; done
+	@rm -rf $(call compare_q,$(COMPARE_DIR)/drafts)
+	$(call compare_q,$(COMPARE_BIN)/perfdoc) -d $(call compare_q,$(COMPARE_DIR)/drafts) $(call compare_q,$(COMPARE_DOC))
+	@ls $(call compare_q,$(COMPARE_DIR)/drafts) 2>/dev/null | sed -n 's/\.title\.txt$$//p' | \
+	    while read -r c; do echo "draft: "$(call compare_q,$(COMPARE_DIR)/drafts/)"$$c.md"; done
 
 .DEFAULT_GOAL := $(COMPARE_SAVED_GOAL)

@@ -237,7 +237,7 @@ run_row() {
 	    -t "$COMPARE_TIMEOUT" -o "$runs" "$@"
 }
 
-stopped=0 rows=
+stopped=0
 for c in $cases; do
 	[ $stopped = 1 ] && continue
 	runs=$dir/rows/$c.jsonl stats=
@@ -247,7 +247,7 @@ for c in $cases; do
 		"$bin/minjson" -s q1,median,q3 -x round,slot,load,pressure,threads,discarded,load_before,pressure_before \
 		    "$runs" > "$stats" || exit 2
 	fi
-	"$bin/refjudge" -c "$c" -s "$list" "$runs" $stats > "$dir/rows/$c.row"
+	"$bin/refjudge" -c "$c" -s "$list" "$runs" ${stats:+"$stats"} > "$dir/rows/$c.row"
 	case $? in
 	0) ;;
 	1)	# Deferred: by "wait", the gate did not open, and the rows after
@@ -258,7 +258,8 @@ for c in $cases; do
 		fi ;;
 	*) exit 2 ;;
 	esac
-	rows="$rows $dir/rows/$c.row"
+	# The row files follow the description, as perfdoc's operands.
+	set -- "$@" "$dir/rows/$c.row"
 done
 
 # The cases after a closed gate have no row: perfdoc is told why.
@@ -266,7 +267,7 @@ done
 [ -n "$resume" ] && set -- -r "$doc" "$@"
 [ -n "$counts" ] && set -- -a "$dir/counts.out" "$@"
 # shellcheck disable=SC2086
-"$bin/perfdoc" -o "$doc" -s "$list" -C "$cases" "$@" $rows || exit 2
+"$bin/perfdoc" -o "$doc" -s "$list" -C "$cases" "$@" || exit 2
 "$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
 deferred=$("$bin/perfdoc" -q "$doc") || exit 2
 if [ -n "$deferred" ]; then

@@ -62,6 +62,17 @@ fake() {
 	[[ $stderr == *"has no deferred row: nothing to resume"* ]]
 }
 
+@test "compare: names are data: a build directory and a document with blanks, quotes and ;" {
+	# (make itself expands a $ in a variable given on its command line.)
+	run -0 --separate-stderr fake compare COMPARE_DIR="b \"d\";'x/c" COMPARE_DOC="my docs/perf 'q'.json" COMPARE_TABLE='my docs/t;.md'
+	[ "$(jq -r '.rows_valid' "my docs/perf 'q'.json")" = 3 ]
+	[ -s "b \"d\";'x/c/rows/alpha.row" ]
+	run -0 --separate-stderr fake compare-check COMPARE_DOC="my docs/perf 'q'.json" COMPARE_TABLE='my docs/t;.md'
+	FAKE_SLOW=impl run -0 --separate-stderr fake compare COMPARE_DIR="b \"d\";'x/c" COMPARE_DOC="my docs/perf 'q'.json" COMPARE_TABLE='my docs/t;.md'
+	run -0 --separate-stderr fake compare-drafts COMPARE_DIR="b \"d\";'x/c" COMPARE_DOC="my docs/perf 'q'.json"
+	[[ $stderr$output == *"draft: b \"d\";'x/c/drafts/alpha.md"* ]]
+}
+
 @test "compare: a gate closed from the start measures nothing and writes nothing" {
 	setpressure 50.00
 	run -2 --separate-stderr fake compare
