@@ -28,6 +28,8 @@ TOOLS = bestof alternate minjson cmpbudget countof
 TOOLS += cgdiff
 # make compare's own (mk/compare.mk)
 TOOLS += refjudge perfdoc
+# the load gate, read before a long run (perfgate load)
+TOOLS += loadgate
 TOOLS += plotrounds mergeshards noisesum
 TOOLS += benchrec
 # make compare's accuracy (lib/accuracy.c)

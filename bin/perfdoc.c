@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "jsonl.h"
 #include "perfci.h"
 #include "perfjson.h"
+#include "perfprov.h"
 #include "perftable.h"
 #include "util.h"
 #include "version.h"
@@ -25,6 +25,8 @@ static struct buf runmeta;
 static char **sidename;
 static struct buf *sidemeta;
 static size_t nside;
+/* Per side: its licence needs the GPL (-l), it is a black box (-b), built here (-F). */
+static char *sidegpl, *sideblack, *sidebuilt;
 /* -S: why the cases of -C without a row were not measured (NULL: not told). */
 static const char *stopwhy;
 /* -a: the implementation's counts-mode line; -K: keep the old rows, allocations only. */
@@ -33,15 +35,76 @@ static int keeprows;
 /* Whether the earlier document describes another run (with -K, not refused). */
 static int olddiffers;
 
-static struct buf *
-sidebuf(const char *name, size_t len)
+static void addmeta(struct buf *b, const char *key, size_t keylen, const char *raw, size_t rawlen,
+    int isstr);
+
+static size_t
+sideindex(const char *name, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < nside; i++)
 		if (strlen(sidename[i]) == len && memcmp(sidename[i], name, len) == 0)
-			return &sidemeta[i];
+			return i;
 	die("no side %.*s in -s", (int)len, name);
+}
+
+static struct buf *
+sidebuf(const char *name, size_t len)
+{
+	return &sidemeta[sideindex(name, len)];
+}
+
+/*
+ * -F side=deps, -l side=licence, -b side: where a side comes from. A
+ * reference whose licence needs the GPL is refused unless a black box,
+ * and a black box is never built (linked) here.
+ */
+static void
+provenance(int c, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *err;
+	size_t i, len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
+	char *text;
+	int gpl;
+
+	if (c != 'b' && (eq == NULL || eq == arg))
+		die("-%c %s: expected side=value", c, arg);
+	i = sideindex(arg, len);
+	if (c == 'F') {
+		text = read_all(eq + 1, &len);
+		if ((err = prov_files(&sidemeta[i], text)) != NULL)
+			die("%s: %s", eq + 1, err);
+		if (sidemeta[i].p[0] == ',')
+			memmove(sidemeta[i].p, sidemeta[i].p + 1, sidemeta[i].n--);
+		sidebuilt[i] = 1;
+		free(text);
+	} else if (c == 'l') {
+		if ((err = prov_license(eq + 1, &gpl)) != NULL)
+			die("side %s: licence \"%s\": %s", sidename[i], eq + 1, err);
+		addmeta(&sidemeta[i], "license", 7, eq + 1, strlen(eq + 1), 1);
+		sidegpl[i] = (char)gpl;
+	} else {
+		sideblack[i] = 1;
+		addmeta(&sidemeta[i], "blackbox", 8, "true", 4, 0);
+	}
+}
+
+/* The rule of the licences, once every side is described. */
+static void
+licence_rule(void)
+{
+	size_t i;
+
+	for (i = 1; i < nside; i++) {
+		if (sidegpl[i] && !sideblack[i])
+			die("side %s: its licence needs the GPL: a GPL reference runs only as a black box,"
+			    " a separate program never linked (-b; make compare: COMPARE_BLACKBOX_%s = 1)",
+			    sidename[i], sidename[i]);
+		if (sideblack[i] && sidebuilt[i])
+			die("side %s: a black box is never built and linked here (no -F; make compare:"
+			    " no COMPARE_SOURCES_%s)", sidename[i], sidename[i]);
+	}
 }
 
 static void
@@ -104,36 +167,6 @@ option(int c, const char *arg)
 		free(text);
 	}
 	jrecord_free(&r);
-}
-
-/* This machine: CPU model, cores, kernel. */
-static void
-machine(struct buf *b)
-{
-	char line[512], *p, *model = NULL;
-	struct utsname u;
-	FILE *fp;
-
-	if ((fp = fopen("/proc/cpuinfo", "r")) != NULL) {
-		while (model == NULL && fgets(line, sizeof line, fp) != NULL)
-			if (strncmp(line, "model name", 10) == 0 && (p = strchr(line, ':')) != NULL) {
-				p += 1 + strspn(p + 1, " \t");
-				p[strcspn(p, "\n")] = '\0';
-				model = xstrdup(p);
-			}
-		fclose(fp);
-	}
-	buf_puts(b, "{\"cpu\":");
-	buf_str(b, model ? model : "unknown");
-	buf_printf(b, ",\"cores\":%ld,\"kernel\":", sysconf(_SC_NPROCESSORS_ONLN));
-	if (uname(&u) == 0) {
-		snprintf(line, sizeof line, "%s %s %s", u.sysname, u.release, u.machine);
-		buf_str(b, line);
-	} else {
-		buf_str(b, "unknown");
-	}
-	buf_puts(b, "}");
-	free(model);
 }
 
 /*
@@ -204,14 +237,14 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	struct jrecord r = { 0 }, top = { 0 }, counts = { 0 };
 	struct doc od = { 0 };
 	const struct jfield *f;
-	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp;
+	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp, *countstext = NULL;
 	size_t nrows = 0, i, j, len, valid = 0, accuracy = 0;
 	int k, rc;
 	FILE *fp;
 
 	if (countspath != NULL)
-		ci_read_counts(countspath, &counts);
-	machine(&mach);
+		countstext = ci_read_counts(countspath, &counts);
+	prov_machine(&mach);
 	buf_puts(&run, "{");
 	buf_add(&run, runmeta.p ? runmeta.p : "", runmeta.n);
 	buf_puts(&run, "}");
@@ -357,6 +390,7 @@ done:
 	jrecord_free(&r);
 	jrecord_free(&top);
 	jrecord_free(&counts);
+	free(countstext);
 	if (old != NULL)
 		doc_free(&od);
 	return rc;
@@ -365,8 +399,8 @@ done:
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-K] [-a counts.json] [-r old.json]"
-	    " [-S why] [-A side:key=value] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
+	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-K] [-a counts.json] [-f old.json]"
+	    " [-r old.json] [-S why] [-A side:key=value] [-F side=deps] [-l side=licence] [-b side] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
 	    "       %s -t | -q | -c table.md | -d dir perf.json\n"
 	    "       %s -k counts.json [-C cases] perf.json\n"
 	    "       %s -p header.h [-e exempt.md] perf.json\n"
@@ -378,8 +412,9 @@ int
 main(int argc, char *argv[])
 {
 	const char *out = NULL, *old = NULL, *checkpath = NULL, *draftdir = NULL;
-	const char *headerpath = NULL, *exemptpath = "docs/perf-exempt.md";
+	const char *headerpath = NULL, *exemptpath = "docs/perf-exempt.md", *fixedpath = NULL;
 	struct jrecord counts = { 0 };
+	char *ctext;
 	char *cases = NULL, *p, **opts;
 	int c, mode = 0, nopts = 0, i;
 	struct buf b = { 0 };
@@ -390,11 +425,15 @@ main(int argc, char *argv[])
 		return print_version();
 	opts = xmalloc((size_t)argc * 2 * sizeof *opts);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":a:A:c:C:d:e:J:k:Km:n:o:p:qr:s:S:t")) != -1) {
+	while ((c = getopt(argc, argv, ":a:A:b:c:C:d:e:f:F:J:k:Kl:m:n:o:p:qr:s:S:t")) != -1) {
 		switch (c) {
-		case 'A': case 'J': case 'm': case 'n':
-			opts[nopts++] = c == 'A' ? "A" : c == 'J' ? "J" : c == 'm' ? "m" : "n";
+		case 'A': case 'b': case 'F': case 'J': case 'l': case 'm': case 'n':
+			opts[nopts++] = c == 'A' ? "A" : c == 'b' ? "b" : c == 'F' ? "F" : c == 'J' ? "J" :
+			    c == 'l' ? "l" : c == 'm' ? "m" : "n";
 			opts[nopts++] = optarg;
+			break;
+		case 'f':
+			fixedpath = optarg;
 			break;
 		case 'c':
 			checkpath = optarg;
@@ -441,6 +480,10 @@ main(int argc, char *argv[])
 				sidename = xrealloc(sidename, (nside + 1) * sizeof *sidename);
 				sidemeta = xrealloc(sidemeta, (nside + 1) * sizeof *sidemeta);
 				sidename[nside] = p;
+				sidegpl = xrealloc(sidegpl, nside + 1);
+				sideblack = xrealloc(sideblack, nside + 1);
+				sidebuilt = xrealloc(sidebuilt, nside + 1);
+				sidegpl[nside] = sideblack[nside] = sidebuilt[nside] = 0;
 				memset(&sidemeta[nside++], 0, sizeof *sidemeta);
 			}
 			break;
@@ -455,8 +498,14 @@ main(int argc, char *argv[])
 		if (mode != 0 || cases == NULL || nside < 2)
 			usage();
 		for (i = 0; i < nopts; i += 2)
-			option(opts[i][0], opts[i + 1]);
+			if (strchr("bFl", opts[i][0]) != NULL)
+				provenance(opts[i][0], opts[i + 1]);
+			else
+				option(opts[i][0], opts[i + 1]);
 		free(opts);
+		licence_rule();
+		if (fixedpath != NULL)
+			prov_fixed(fixedpath, sidename, sidemeta, nside);
 		c = writedoc(out, old, cases, argv, argc);
 		for (i = 0; i < (int)nside; i++)
 			free(sidemeta[i].p);
@@ -492,7 +541,7 @@ main(int argc, char *argv[])
 		table_drafts(draftdir, &d);
 		break;
 	case 'k':
-		ci_read_counts(countspath, &counts);
+		ctext = ci_read_counts(countspath, &counts);
 		if (cases == NULL) {
 			for (i = 0; i < (int)d.nrows; i++) {
 				p = doc_str(&d.rows[i], "case", d.path);
@@ -503,6 +552,7 @@ main(int argc, char *argv[])
 		}
 		c = ci_check_allocs(countspath, &counts, cases, &d);
 		jrecord_free(&counts);
+		free(ctext);
 		free(b.p);
 		doc_free(&d);
 		return c;

@@ -13,8 +13,9 @@
 /*
  * The last non-empty line of path, a metrics line of bench.h's counts mode
  * ({"sum_allocs":0,"sum_alloc_bytes":0,...}), parsed into r; or exit 2.
+ * Returns the file's text, which r points into: free it after r.
  */
-void ci_read_counts(const char *path, struct jrecord *r);
+char *ci_read_counts(const char *path, struct jrecord *r);
 
 /*
  * row (a row record's text) with its "allocs" and "alloc_bytes" taken from

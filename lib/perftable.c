@@ -233,6 +233,43 @@ draft_write(const char *dir, const char *name, const char *ext, const struct buf
 	free(tmp.p);
 }
 
+/*
+ * A reference's licence and version for a draft, whatever else its
+ * description holds: "licence L, version V; ". The version is its
+ * "version" member, or the member named as the side (numpy's "numpy").
+ */
+static void
+draft_side(struct buf *b, const struct jrecord *sides, const char *name)
+{
+	const struct jfield *s = jget(sides, name, strlen(name)), *lic = NULL, *ver = NULL;
+	struct jrecord r = { 0 };
+	char *v;
+
+	if (s != NULL && s->type == J_OBJECT && jparse(s->raw, s->rawlen, &r) == NULL) {
+		lic = jget(&r, "license", 7);
+		if ((ver = jget(&r, "version", 7)) == NULL)
+			ver = jget(&r, name, strlen(name));
+	}
+	buf_puts(b, "licence ");
+	if (lic != NULL && lic->type == J_STRING) {
+		v = json_unescape(lic->raw, lic->rawlen);
+		buf_puts(b, v);
+		free(v);
+	} else {
+		buf_puts(b, "NOASSERTION (not stated)");
+	}
+	buf_puts(b, ", version ");
+	if (ver != NULL && ver->type == J_STRING) {
+		v = json_unescape(ver->raw, ver->rawlen);
+		buf_puts(b, v);
+		free(v);
+	} else {
+		buf_puts(b, "not stated");
+	}
+	buf_puts(b, "; ");
+	jrecord_free(&r);
+}
+
 /* mkdir -p dir; or exit 2. */
 static void
 mkdirs(const char *dir)
@@ -258,7 +295,7 @@ mkdirs(const char *dir)
 void
 table_drafts(const char *dir, const struct doc *d)
 {
-	struct buf title = { 0 }, body = { 0 }, head = { 0 };
+	struct buf title = { 0 }, body = { 0 }, head = { 0 }, labels = { 0 };
 	struct items it = { 0 };
 	const struct jfield *sides = doc_need(&d->top, "sides", J_OBJECT, d->path), *f;
 	struct jrecord sr = { 0 };
@@ -288,7 +325,10 @@ table_drafts(const char *dir, const struct doc *d)
 		if (!acc_row_flagged(&d->rows[i], d->path, &accref, &acclabel) && worst == NULL)
 			continue;
 		c = doc_str(&d->rows[i], "case", d->path);
-		title.n = body.n = 0;
+		title.n = body.n = labels.n = 0;
+		/* The drafts' contract: the label line, then the body. */
+		buf_puts(&labels, "perf\n");
+		buf_puts(&body, "Labels: perf\n\n");
 		if (worst != NULL) {
 			buf_printf(&title, "perf: %s is %.3gx slower than %s on one core\n", c, worstr, worst);
 			buf_printf(&body, "`make compare` measured the case `%s` slower than a reference"
@@ -313,6 +353,7 @@ table_drafts(const char *dir, const struct doc *d)
 			v = doc_str(&it.r, "verdict", d->path);
 			f = doc_need(&it.r, "ratio", J_NUMBER, d->path);
 			buf_printf(&body, "- %s: ratio %.*s (%s); ", ref, (int)f->rawlen, f->raw, v);
+			draft_side(&body, &sr, ref);
 			doc_members(&body, jget(&sr, ref, strlen(ref)), ", ");
 			buf_puts(&body, "\n");
 			free(ref);
@@ -330,6 +371,7 @@ table_drafts(const char *dir, const struct doc *d)
 		free(v);
 		buf_printf(&body, "\nFrom %s; drafted by perfdoc -d, filed by no one yet.\n", d->path);
 		draft_write(dir, c, ".title.txt", &title);
+		draft_write(dir, c, ".labels.txt", &labels);
 		draft_write(dir, c, ".md", &body);
 		free(c);
 		free(worst);
@@ -339,5 +381,6 @@ table_drafts(const char *dir, const struct doc *d)
 	free(title.p);
 	free(body.p);
 	free(head.p);
+	free(labels.p);
 }
 

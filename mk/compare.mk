@@ -32,6 +32,17 @@
 # Each side runs one case at a time (BENCH_CASES) and reports the SHA-256 of
 # its inputs (BENCH_SHA256=1, "<case>_input_sha256"), as bench.h and
 # kata/numpy_worker.py do. See perfdoc(1) and perfgate(7).
+#
+# Where each side S comes from, recorded in perf.json:
+#	COMPARE_VERSION_S   a command whose first line is its version
+#	COMPARE_CC_S, COMPARE_CFLAGS_S, COMPARE_SOURCES_S   a C side's compiler,
+#	                    flags and sources: every file the build reads is
+#	                    digested (cc -M); a reference's compiler and flags
+#	                    are fixed by its name, checked against perf.json
+#	COMPARE_LICENSE_S   its SPDX licence expression (default NOASSERTION);
+#	                    a GPL reference is refused unless
+#	COMPARE_BLACKBOX_S = 1: a separate program, never built or linked here
+#	COMPARE_ABOUT_S     a command printing a JSON object about it
 
 COMPARE_SAVED_GOAL := $(.DEFAULT_GOAL)
 COMPARE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -54,6 +65,9 @@ COMPARE_CPU ?= $(shell echo $$(( $$(nproc) - 1 )))
 COMPARE_MAXPRESSURE ?= 30
 COMPARE_MAXLOAD ?= $(shell echo $$(( $$(nproc) + 1 )))
 RESUME ?= 0
+# The commit measured, checked: HEAD in full, the tree clean. Without it the
+# commit is HEAD, with -dirty-<8 hex digits of the changes> when dirty.
+COMPARE_COMMIT ?=
 # The implementation's allocations a call, counted by bench.h's counts mode
 # (BENCH_MODE=counts, glibc) and recorded in perf.json; 0: not counted.
 COMPARE_ALLOCS ?= 1
@@ -73,20 +87,35 @@ COMPARE_PYTHON ?= $(firstword $(foreach p,python3 /usr/bin/python3,$(shell $(p) 
 COMPARE_CMD_kata = $(COMPARE_DIR)/kata/bench
 COMPARE_CMD_plain = $(COMPARE_DIR)/plain/bench
 COMPARE_CMD_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py
+# The C sides as built, and digested, file by file (every header too).
+# kata is the implementation, built as KATA, CC and CFLAGS say; plain is a
+# reference, fixed by its name: plain C by cc at -O2, whatever CC and
+# CFLAGS are (other flags would make another reference).
+COMPARE_CC_kata = $(CC)
+COMPARE_CFLAGS_kata = $(CFLAGS) -Ikata -Ibench
+COMPARE_SOURCES_kata = bench/bench.c $(KATA)
+COMPARE_CC_plain = cc
+COMPARE_CFLAGS_plain = -std=c11 -O2 -Ikata -Ibench -DPLAIN_AS_KATA
+COMPARE_SOURCES_plain = bench/bench.c kata/plain.c
+COMPARE_LDLIBS_kata = -lm
+COMPARE_LDLIBS_plain = -lm
 COMPARE_VERSION_kata = $(CC) --version
-COMPARE_VERSION_plain = $(CC) --version
-COMPARE_CFLAGS_kata = $(CFLAGS)
-COMPARE_CFLAGS_plain = $(CFLAGS)
-COMPARE_SOURCE_kata = $(KATA)
-COMPARE_SOURCE_plain = kata/plain.c
+COMPARE_VERSION_plain = $(COMPARE_CC_plain) --version
+# perfgate states no licence of its own; NumPy's is BSD-3-Clause.
+COMPARE_LICENSE_kata = NOASSERTION
+COMPARE_LICENSE_plain = NOASSERTION
+COMPARE_LICENSE_numpy = BSD-3-Clause
 COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --about
 # The BLAS a C programmer links (-lblas), called directly: kata/blas.c.
 COMPARE_SIDES += blas
 COMPARE_BLAS_LIBS ?= -lblas
 COMPARE_CMD_blas = $(COMPARE_DIR)/blas/bench
-COMPARE_VERSION_blas = $(CC) --version
-COMPARE_CFLAGS_blas = $(CFLAGS) $(COMPARE_BLAS_LIBS)
-COMPARE_SOURCE_blas = kata/blas.c
+COMPARE_CC_blas = cc
+COMPARE_CFLAGS_blas = -std=c11 -O2 -Ikata -Ibench
+COMPARE_SOURCES_blas = bench/bench.c kata/blas.c kata/plain.c
+COMPARE_LDLIBS_blas = $(COMPARE_BLAS_LIBS) -lm
+COMPARE_VERSION_blas = $(COMPARE_CC_blas) --version
+COMPARE_LICENSE_blas = NOASSERTION
 COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
 # Four sides: a Williams cycle is 4 rounds, so 8 (6 would leave it half run).
 ifeq ($(origin COMPARE_ROUNDS),file)
@@ -117,8 +146,8 @@ COMPARE_CI_PREREQ ?= $(COMPARE_PREREQ)
 compare_q = '$(subst ','\'',$(1))'
 COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES \
     COMPARE_CASES COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
-    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT,$(v)=$(call compare_q,$($(v)))) \
-    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CFLAGS SOURCE ABOUT,\
+    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_COMMIT COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT,$(v)=$(call compare_q,$($(v)))) \
+    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CC CFLAGS SOURCE SOURCES ABOUT LICENSE BLACKBOX,\
     COMPARE_$(k)_$(s)=$(call compare_q,$(COMPARE_$(k)_$(s)))))
 
 .PHONY: compare compare-check compare-table compare-drafts compare-sides compare-side-kata compare-ci compare-allocs
@@ -153,9 +182,9 @@ endif
 compare-sides: compare-side-kata
 	@test -n '$(COMPARE_PYTHON)' || { echo "compare: no python3 on PATH, nor /usr/bin/python3, imports numpy: apt-get install python3-numpy" >&2; exit 2; }
 	@mkdir -p $(COMPARE_DIR)/plain
-	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/bench bench/bench.c kata/plain.c -lm
+	$(COMPARE_CC_plain) $(COMPARE_CFLAGS_plain) -o $(COMPARE_DIR)/plain/bench $(COMPARE_SOURCES_plain) $(COMPARE_LDLIBS_plain)
 	@mkdir -p $(COMPARE_DIR)/blas
-	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/bench bench/bench.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
+	$(COMPARE_CC_blas) $(COMPARE_CFLAGS_blas) -o $(COMPARE_DIR)/blas/bench $(COMPARE_SOURCES_blas) $(COMPARE_LDLIBS_blas)
 	$(CC) $(CFLAGS) -Ikata -o $(COMPARE_DIR)/blas/about kata/blas_about.c $(COMPARE_BLAS_LIBS) -ldl
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/worker kata/worker.c $(KATA) -lm
 	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/worker kata/worker.c kata/plain.c -lm
@@ -165,7 +194,7 @@ compare-sides: compare-side-kata
 
 compare-side-kata:
 	@mkdir -p $(COMPARE_DIR)/kata
-	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/bench bench/bench.c $(KATA) -lm
+	$(COMPARE_CC_kata) $(COMPARE_CFLAGS_kata) -o $(COMPARE_DIR)/kata/bench $(COMPARE_SOURCES_kata) $(COMPARE_LDLIBS_kata)
 
 # Nothing timed: no load gate, no NumPy, the implementation built alone.
 compare-ci: $(COMPARE_BIN)/perfdoc $(COMPARE_CI_PREREQ)
@@ -174,17 +203,18 @@ compare-ci: $(COMPARE_BIN)/perfdoc $(COMPARE_CI_PREREQ)
 compare-allocs: $(COMPARE_TOOLS) $(COMPARE_CI_PREREQ)
 	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh allocs
 
+# Paths are quoted for the shell: a name may hold blanks, quotes or ;.
 compare-check: $(COMPARE_BIN)/perfdoc
-	$(COMPARE_BIN)/perfdoc -c $(COMPARE_TABLE) $(COMPARE_DOC)
+	$(call compare_q,$(COMPARE_BIN)/perfdoc) -c $(call compare_q,$(COMPARE_TABLE)) $(call compare_q,$(COMPARE_DOC))
 
 compare-table: $(COMPARE_BIN)/perfdoc
-	$(COMPARE_BIN)/perfdoc -t $(COMPARE_DOC) > $(COMPARE_TABLE).tmp
-	mv -f $(COMPARE_TABLE).tmp $(COMPARE_TABLE)
+	$(call compare_q,$(COMPARE_BIN)/perfdoc) -t $(call compare_q,$(COMPARE_DOC)) > $(call compare_q,$(COMPARE_TABLE).tmp)
+	mv -f $(call compare_q,$(COMPARE_TABLE).tmp) $(call compare_q,$(COMPARE_TABLE))
 
 compare-drafts: $(COMPARE_BIN)/perfdoc
-	@rm -rf -- $(call compare_q,$(COMPARE_DIR)/drafts)
+	@rm -rf $(call compare_q,$(COMPARE_DIR)/drafts)
 	$(call compare_q,$(COMPARE_BIN)/perfdoc) -d $(call compare_q,$(COMPARE_DIR)/drafts) $(call compare_q,$(COMPARE_DOC))
 	@ls $(call compare_q,$(COMPARE_DIR)/drafts) 2>/dev/null | sed -n 's/\.title\.txt$$//p' | \
-	    while read -r c; do echo "draft: "$(call compare_q,$(COMPARE_DIR))"/drafts/$$c.md"; done
+	    while read -r c; do echo "draft: "$(call compare_q,$(COMPARE_DIR)/drafts/)"$$c.md"; done
 
 .DEFAULT_GOAL := $(COMPARE_SAVED_GOAL)

@@ -97,23 +97,6 @@ else
 	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
 fi
 
-# worktree_changes: what the work tree holds that HEAD does not, content
-# included: the diff of the tracked files, then every untracked file's
-# SHA-256 and name. The document, its table and the build directory are
-# left out, so that a run's own output never makes the next one differ.
-worktree_changes() {
-	top=$(git rev-parse --show-toplevel 2>/dev/null) || return 0
-	set --
-	for p in "$doc" "$COMPARE_TABLE" "$dir"; do
-		a=$(realpath -m -- "$p") || return 1
-		case $a in
-		"$top"/*) set -- "$@" ":(top,exclude,literal)${a#"$top"/}" ;;
-		esac
-	done
-	(cd "$top" && git diff --binary HEAD -- . "$@" &&
-	    git ls-files -o --exclude-standard -z -- . "$@" | xargs -0 -r sha256sum --)
-}
-
 # The rounds of a row: with three sides or more, whole periods of the
 # Williams design (alternate would round them up too; the document says
 # how many there were).
@@ -130,10 +113,56 @@ if [ $# -ge 3 ]; then
 	fi
 fi
 
-# What describes the run and every side, for perfdoc.
-commit=$(git rev-parse HEAD 2>/dev/null) || commit=none
+# in_top CMD ARG...: CMD at the top of the work tree, with pathspecs
+# appended that leave out the document, its table and the build directory,
+# so that a run's own output never makes the next one differ.
+in_top() {
+	top=$(git rev-parse --show-toplevel 2>/dev/null) || return 1
+	for p in "$doc" "$COMPARE_TABLE" "$dir"; do
+		a=$(realpath -m -- "$p") || return 1
+		case $a in
+		"$top"/*) set -- "$@" ":(top,exclude,literal)${a#"$top"/}" ;;
+		esac
+	done
+	(cd "$top" && "$@")
+}
+
+# untracked PATHSPEC...: every untracked file's SHA-256 and name.
+untracked() {
+	git ls-files -o --exclude-standard -z -- "$@" | xargs -0 -r sha256sum --
+}
+
+# worktree_changes: what the work tree holds that HEAD does not, content
+# included: the diff of the tracked files, then every untracked file's
+# SHA-256 and name. Nothing outside a git work tree.
+worktree_changes() {
+	git rev-parse --show-toplevel >/dev/null 2>&1 || return 0
+	in_top git diff --binary HEAD -- . && in_top untracked .
+}
+
+# What describes the run and every side, for perfdoc. The commit is HEAD,
+# "-dirty-" and 8 hex digits of the changes' digest after it when the tree
+# has changes; COMPARE_COMMIT, when given, must be HEAD in full, clean.
 worktree_changes > "$dir/changes" || { say "cannot list the work tree's changes"; exit 2; }
 dirty=$(sha256sum < "$dir/changes" | cut -c1-64)
+head=$(git rev-parse --verify -q HEAD 2>/dev/null) || head=
+if [ -n "${COMPARE_COMMIT-}" ]; then
+	if [ "$COMPARE_COMMIT" != "$head" ]; then
+		say "COMPARE_COMMIT=$COMPARE_COMMIT is not HEAD, ${head:-none here}: give the full commit checked out"
+		exit 2
+	fi
+	if [ -s "$dir/changes" ]; then
+		say "COMPARE_COMMIT=$COMPARE_COMMIT: the work tree is not clean: $(in_top git status --porcelain -z -- . |
+		    tr '\0' '\n' | cut -c4- | awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $0 }')"
+		exit 2
+	fi
+	commit=$head
+elif [ -n "$head" ]; then
+	commit=$head
+	[ -s "$dir/changes" ] && commit=$head-dirty-$(echo "$dirty" | cut -c1-8)
+else
+	commit=none
+fi
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
     -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
     -n "rounds=$rounds" -m "gauge=$gauge" -n "maxload=$maxload"
@@ -147,8 +176,24 @@ for s in $COMPARE_SIDES; do
 		v=$(sh -c "$v" 2>&1 | head -n 1)
 		set -- "$@" -A "$s:version=$v"
 	fi
-	v=$(side_var "$s" CFLAGS)
-	[ -n "$v" ] && set -- "$@" -A "$s:cflags=$v"
+	cc=$(side_var "$s" CC) cflags=$(side_var "$s" CFLAGS) sources=$(side_var "$s" SOURCES)
+	[ -n "$cc" ] && set -- "$@" -A "$s:cc=$cc"
+	[ -n "$cflags" ] && set -- "$@" -A "$s:cflags=$cflags"
+	if [ -n "$sources" ]; then
+		# Every file the build reads, as the compiler lists them.
+		set -- "$@" -A "$s:sources=$sources"
+		sh -c "exec ${cc:-cc} $cflags -M -MT $s $sources" > "$dir/$s.deps" ||
+		    { say "side $s: ${cc:-cc} -M cannot list what its build reads"; exit 2; }
+		set -- "$@" -F "$s=$dir/$s.deps"
+	fi
+	v=$(side_var "$s" LICENSE)
+	set -- "$@" -l "$s=${v:-NOASSERTION}"
+	v=$(side_var "$s" BLACKBOX)
+	case $v in
+	1) set -- "$@" -b "$s" ;;
+	''|0) ;;
+	*) say "COMPARE_BLACKBOX_$s=$v: not 1 or 0"; exit 2 ;;
+	esac
 	v=$(side_var "$s" SOURCE)
 	if [ -n "$v" ]; then
 		set -- "$@" -A "$s:source=$v" -A "$s:source_sha256=$(sha256sum < "$v" | cut -c1-64)"
@@ -176,9 +221,14 @@ if [ "$mode" = allocs ]; then
 	exit 0
 fi
 
-# A resume that could not be merged is refused before anything is measured.
+# A reference is fixed by its name: its compiler and flags are those the
+# document gives it. That, the licences, and a resume that could not be
+# merged are refused before anything is measured.
+[ -f "$doc" ] && set -- "$@" -f "$doc"
 if [ -n "$resume" ]; then
 	"$bin/perfdoc" -o "$dir/resume-check.json" -r "$doc" -s "$list" -C "" "$@" || exit 2
+else
+	"$bin/perfdoc" -o "$dir/check.json" -K -s "$list" -C "" "$@" || exit 2
 fi
 
 # The implementation's allocations, counted once before the rows are timed.
@@ -269,7 +319,7 @@ for c in $cases; do
 	score_row "$c" || exit 2
 done
 
-stopped=0 rows=
+stopped=0
 for c in $cases; do
 	[ $stopped = 1 ] && continue
 	runs=$dir/rows/$c.jsonl stats=
@@ -279,7 +329,7 @@ for c in $cases; do
 		"$bin/minjson" -s q1,median,q3 \
 		    "$runs" > "$stats" || exit 2
 	fi
-	"$bin/refjudge" -c "$c" -s "$list" "$runs" $stats > "$dir/rows/$c.row"
+	"$bin/refjudge" -c "$c" -s "$list" "$runs" ${stats:+"$stats"} > "$dir/rows/$c.row"
 	case $? in
 	0) ;;
 	1)	# Deferred: by "wait", the gate did not open, and the rows after
@@ -294,7 +344,8 @@ for c in $cases; do
 		"$bin/ulpscore" -j "$dir/rows/$c.acc" "$dir/rows/$c.row" > "$dir/rows/$c.row.tmp" &&
 		    mv -f "$dir/rows/$c.row.tmp" "$dir/rows/$c.row" || exit 2
 	fi
-	rows="$rows $dir/rows/$c.row"
+	# The row files follow the description, as perfdoc's operands.
+	set -- "$@" "$dir/rows/$c.row"
 done
 
 # The cases after a closed gate have no row: perfdoc is told why.
@@ -302,7 +353,7 @@ done
 [ -n "$resume" ] && set -- -r "$doc" "$@"
 [ -n "$counts" ] && set -- -a "$dir/counts.out" "$@"
 # shellcheck disable=SC2086
-"$bin/perfdoc" -o "$doc" -s "$list" -C "$cases" "$@" $rows || exit 2
+"$bin/perfdoc" -o "$doc" -s "$list" -C "$cases" "$@" || exit 2
 "$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
 deferred=$("$bin/perfdoc" -q "$doc") || exit 2
 if [ -n "$deferred" ]; then

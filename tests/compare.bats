@@ -62,6 +62,17 @@ fake() {
 	[[ $stderr == *"has no deferred row: nothing to resume"* ]]
 }
 
+@test "compare: names are data: a build directory and a document with blanks, quotes and ;" {
+	# (make itself expands a $ in a variable given on its command line.)
+	run -0 --separate-stderr fake compare COMPARE_DIR="b \"d\";'x/c" COMPARE_DOC="my docs/perf 'q'.json" COMPARE_TABLE='my docs/t;.md'
+	[ "$(jq -r '.rows_valid' "my docs/perf 'q'.json")" = 3 ]
+	[ -s "b \"d\";'x/c/rows/alpha.row" ]
+	run -0 --separate-stderr fake compare-check COMPARE_DOC="my docs/perf 'q'.json" COMPARE_TABLE='my docs/t;.md'
+	FAKE_SLOW=impl run -0 --separate-stderr fake compare COMPARE_DIR="b \"d\";'x/c" COMPARE_DOC="my docs/perf 'q'.json" COMPARE_TABLE='my docs/t;.md'
+	run -0 --separate-stderr fake compare-drafts COMPARE_DIR="b \"d\";'x/c" COMPARE_DOC="my docs/perf 'q'.json"
+	[[ $stderr$output == *"draft: b \"d\";'x/c/drafts/alpha.md"* ]]
+}
+
 @test "compare: a gate closed from the start measures nothing and writes nothing" {
 	setpressure 50.00
 	run -2 --separate-stderr fake compare
@@ -129,7 +140,7 @@ gitproject() {
 }
 
 @test "compare: RESUME=1 with nothing deferred builds no side and needs no NumPy" {
-	cp "$TOP/docs/perf.json" perf.json
+	perfdoc -o perf.json -s kata,plain,numpy -C sum "$DATA/perfdoc/sum.row"
 	run -0 --separate-stderr make -s --no-print-directory -C "$TOP" compare RESUME=1 COMPARE_PYTHON= \
 	    COMPARE_DOC="$PWD/perf.json" COMPARE_TABLE="$PWD/table.md" COMPARE_DIR="$PWD/b"
 	[[ $stderr == *"has no deferred row: nothing to resume"* ]]
@@ -213,10 +224,11 @@ gitproject() {
 @test "compare: compare-drafts drafts the slower rows only, and files nothing" {
 	FAKE_SLOW=impl run -0 --separate-stderr fake compare
 	run -0 --separate-stderr fake compare-drafts
-	[ "$(ls build/compare/drafts | paste -sd ' ')" = "alpha.md alpha.title.txt beta.md beta.title.txt gamma.md gamma.title.txt" ]
+	[ "$(ls build/compare/drafts | paste -sd ' ')" = \
+	    "alpha.labels.txt alpha.md alpha.title.txt beta.labels.txt beta.md beta.title.txt gamma.labels.txt gamma.md gamma.title.txt" ]
 	[ "$(cat build/compare/drafts/alpha.title.txt)" = "perf: alpha is 2x slower than ref on one core" ]
 	grep -qF '| alpha | 400 (400–400) | 200 (200–200) | 2 slower | 2x slower than ref |' build/compare/drafts/alpha.md
-	grep -qF -- '- ref: ratio 2 (slower); version ref 1.0' build/compare/drafts/alpha.md
+	grep -qF -- '- ref: ratio 2 (slower); licence NOASSERTION, version ref 1.0; version ref 1.0' build/compare/drafts/alpha.md
 	grep -qF 'The pressure after each round: [1,1]' build/compare/drafts/alpha.md
 	grep -q '^Run: commit none' build/compare/drafts/alpha.md
 	# A faster implementation drafts nothing.
@@ -303,4 +315,74 @@ gitproject() {
 	printf -- '- `impl_gone`: removed last year\n' >>docs/perf-exempt.md
 	run -2 --separate-stderr fake compare-ci COMPARE_HEADER=api.h
 	[[ $stderr == *"perfdoc: docs/perf-exempt.md:4: impl_gone is not a public function of api.h"* ]]
+}
+
+@test "compare: COMPARE_COMMIT must be HEAD in full and the tree clean; else the commit says -dirty-" {
+	gitproject
+	head=$(git rev-parse HEAD)
+	run -0 --separate-stderr fake compare COMPARE_COMMIT="$head"
+	[ "$(jq -r .run.commit docs/perf.json)" = "$head" ]
+	run -2 --separate-stderr fake compare COMPARE_COMMIT="${head:0:12}"
+	[[ $stderr == *"compare: COMPARE_COMMIT=${head:0:12} is not HEAD, $head: give the full commit checked out"* ]]
+	# A dirty tree: the paths named, a name with a space, a quote, ; and $ too.
+	echo 'int x = 1;' >kept.c
+	echo new >'-a b;$x'
+	run -2 --separate-stderr fake compare COMPARE_COMMIT="$head"
+	[[ $stderr == *"compare: COMPARE_COMMIT=$head: the work tree is not clean: kept.c, -a b;\$x"* ]]
+	# Without it, the commit carries the changes' digest.
+	run -0 --separate-stderr fake compare
+	digest=$(jq -r .run.uncommitted_sha256 docs/perf.json)
+	[ "$(jq -r .run.commit docs/perf.json)" = "$head-dirty-${digest:0:8}" ]
+	# Another untracked file's content, another commit.
+	echo other >'-a b;$x'
+	run -0 --separate-stderr fake compare
+	[ "$(jq -r .run.commit docs/perf.json)" != "$head-dirty-${digest:0:8}" ]
+}
+
+@test "compare: a C side's provenance: every source and header it is built from, digested" {
+	mkdir -p 'src dir'
+	printf '#include "api.h"\nint impl_alpha(void) { return 1; }\n' >'src dir/impl.c'
+	printf 'int impl_alpha(void);\n' >'src dir/api.h'
+	run -0 --separate-stderr fake compare COMPARE_CC_impl=cc COMPARE_CFLAGS_impl='-O2 -I"src dir"' \
+	    COMPARE_SOURCES_impl='"src dir/impl.c"'
+	h=$(sha256sum <'src dir/api.h' | cut -c1-64)
+	c=$(sha256sum <'src dir/impl.c' | cut -c1-64)
+	[ "$(jq -c '.sides.impl.files' docs/perf.json)" = "{\"src dir/impl.c\":\"$c\",\"src dir/api.h\":\"$h\"}" ]
+	jq -e '.sides.impl.cc == "cc" and .sides.impl.cflags == "-O2 -I\"src dir\"" and (.sides.impl.system_sha256 | length) == 64' docs/perf.json
+}
+
+@test "compare: a reference's compiler and flags are fixed by its name" {
+	run -0 --separate-stderr fake compare COMPARE_CC_ref=cc COMPARE_CFLAGS_ref=-O2
+	cp docs/perf.json before.json
+	rm -f calls
+	run -2 --separate-stderr fake compare COMPARE_CC_ref=cc COMPARE_CFLAGS_ref=-O3
+	[[ $stderr == *'perfdoc: reference ref: cflags "-O3", but docs/perf.json has "-O2": a reference'"'"'s compiler and flags are fixed by its name: give this one another'* ]]
+	[ ! -e calls ]
+	cmp docs/perf.json before.json
+	# The implementation's flags are its own to change.
+	run -0 --separate-stderr fake compare COMPARE_CC_ref=cc COMPARE_CFLAGS_ref=-O2 COMPARE_CFLAGS_impl=-O3
+}
+
+@test "compare: a licence per side, an SPDX expression; a GPL reference only as a black box" {
+	run -0 --separate-stderr fake compare COMPARE_LICENSE_ref='MIT OR Apache-2.0'
+	jq -e '.sides.impl.license == "NOASSERTION" and .sides.ref.license == "MIT OR Apache-2.0"' docs/perf.json
+	grep -qF -- '- ref: version ref 1.0, license MIT OR Apache-2.0' docs/perf-table.md
+	rm -f calls
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='MIT-ish'
+	[[ $stderr == *'perfdoc: side ref: licence "MIT-ish": MIT-ish is not an SPDX licence identifier (LicenseRef-name is one of your own)'* ]]
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='(MIT'
+	[[ $stderr == *"perfdoc: side ref: licence \"(MIT\": a '(' without its ')'"* ]]
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='GPL-3.0-or-later'
+	[[ $stderr == *'perfdoc: side ref: its licence needs the GPL: a GPL reference runs only as a black box, a separate program never linked (-b; make compare: COMPARE_BLACKBOX_ref = 1)'* ]]
+	[ ! -e calls ]
+	# Dual-licensed: taken under MIT, no GPL needed.
+	run -0 --separate-stderr fake compare COMPARE_LICENSE_ref='GPL-2.0-only OR MIT'
+	run -0 --separate-stderr fake compare COMPARE_LICENSE_ref='GPL-3.0-only' COMPARE_BLACKBOX_ref=1
+	jq -e '.sides.ref.blackbox == true' docs/perf.json
+	# A black box is never built from sources here.
+	printf 'int f(void);\n' >ref.c
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='GPL-3.0-only' COMPARE_BLACKBOX_ref=1 COMPARE_SOURCES_ref=ref.c
+	[[ $stderr == *'perfdoc: side ref: a black box is never built and linked here'* ]]
+	# The implementation's own licence is its own.
+	run -0 --separate-stderr fake compare COMPARE_LICENSE_impl='GPL-3.0-only'
 }

@@ -89,3 +89,7 @@ replay() {
 @test "fuzz: cgdiff (callgrind's dumps, lib/cgdump.c) passes every committed input" {
 	replay cgdiff
 }
+
+@test "fuzz: perfci (compare-ci's header and exemptions readers) passes every committed input" {
+	replay perfci
+}

@@ -123,10 +123,17 @@ write() {
 
 @test "perfdoc: -d drafts the valid rows slower than a reference, titled against it" {
 	run -0 --separate-stderr perfdoc -d drafts "$P/perf.json"
-	[ "$(ls drafts | paste -sd ' ')" = "sum.md sum.title.txt" ]
+	[ "$(ls drafts | paste -sd ' ')" = "sum.labels.txt sum.md sum.title.txt" ]
 	[ "$(cat drafts/sum.title.txt)" = "perf: sum is 1.11x slower than numpy on one core" ]
-	grep -qxF -- '- numpy: ratio 1.105263157894737 (slower); numpy 1.24.2, openblas_coretype null' drafts/sum.md
-	grep -qxF -- '- plain: ratio 0.20588235294117646 (faster); version cc 12' drafts/sum.md
+	# The label line, and every reference's licence and version.
+	[ "$(cat drafts/sum.labels.txt)" = perf ]
+	[ "$(head -n 1 drafts/sum.md)" = "Labels: perf" ]
+	grep -qxF -- '- numpy: ratio 1.105263157894737 (slower); licence NOASSERTION (not stated), version 1.24.2; numpy 1.24.2, openblas_coretype null' drafts/sum.md
+	grep -qxF -- '- plain: ratio 0.20588235294117646 (faster); licence NOASSERTION (not stated), version cc 12; version cc 12' drafts/sum.md
+	# A licence stated is the licence drafted.
+	sed 's/"numpy":{"numpy":"1.24.2"/"numpy":{"license":"BSD-3-Clause","numpy":"1.24.2"/' "$P/perf.json" >perf.json
+	run -0 --separate-stderr perfdoc -d drafts2 perf.json
+	grep -qF -- '- numpy: ratio 1.105263157894737 (slower); licence BSD-3-Clause, version 1.24.2; license BSD-3-Clause,' drafts2/sum.md
 	grep -qxF 'The pressure after each round: [2.5,3,0.75]' drafts/sum.md
 	grep -qF '| sum | 105 (102.5–107.5) |' drafts/sum.md
 	grep -q '^Run: commit abc123' drafts/sum.md

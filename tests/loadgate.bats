@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# loadgate: the load gate read now, as make compare and alternate read it.
+
+load common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	export PERFGATE_PRESSURE=$BATS_TEST_TMPDIR/pressure
+	export PERFGATE_LOADAVG=$BATS_TEST_TMPDIR/loadavg
+	echo '0.50 0.40 0.30 1/100 1' >"$PERFGATE_LOADAVG"
+}
+
+@test "loadgate: the pressure the gate reads, open below its bound and closed at it" {
+	setpressure 12.50
+	run -0 --separate-stderr loadgate
+	[ "$output" = '{"load":0.5,"pressure":12.5,"gauge":"pressure","max":30,"open":true}' ]
+	[ "$stderr" = "loadgate: CPU pressure 12.5 below 30: the gate is open" ]
+	run -1 --separate-stderr loadgate -m 12.5
+	[ "$output" = '{"load":0.5,"pressure":12.5,"gauge":"pressure","max":12.5,"open":false}' ]
+	[ "$stderr" = "loadgate: CPU pressure 12.5 at or above 12.5: the gate is closed" ]
+}
+
+@test "loadgate: perfgate load runs it" {
+	# perfgate beside the loadgate under test (test-san has no script of its own).
+	mkdir bin
+	cp "$TOP/bin/perfgate" bin/
+	ln -s "$(command -v loadgate)" bin/loadgate
+	setpressure 50.00
+	run -1 --separate-stderr bin/perfgate load
+	[ "$(echo "$output" | jq -c '[.gauge, .open]')" = '["pressure",false]' ]
+	run -0 --separate-stderr bin/perfgate load -m 60
+}
+
+@test "loadgate: without the pressure, the load average against cores + 1" {
+	unset PERFGATE_PRESSURE
+	run -0 --separate-stderr loadgate
+	[ "$output" = "{\"load\":0.5,\"pressure\":null,\"gauge\":\"load\",\"max\":$(($(nproc) + 1)),\"open\":true}" ]
+	echo '9.00 0.40 0.30 1/100 1' >"$PERFGATE_LOADAVG"
+	run -1 --separate-stderr loadgate -m 3
+	[ "$stderr" = "loadgate: load average 9 at or above 3: the gate is closed" ]
+}
+
+@test "loadgate: a gauge that cannot be read, and usage errors, are exit 2" {
+	echo 'nonsense' >"$PERFGATE_LOADAVG"
+	unset PERFGATE_PRESSURE
+	run -2 --separate-stderr loadgate
+	[ "$stderr" = "loadgate: $PERFGATE_LOADAVG:1: expected a load average" ]
+	[ -z "$output" ]
+	bad_options loadgate m
+	run -2 --separate-stderr loadgate -m 0
+	[ "$stderr" = "loadgate: -m 0: out of range" ]
+	run -2 --separate-stderr loadgate extra
+	[ "$stderr" = "usage: loadgate [-m max]
+       loadgate -V" ]
+}
+
+@test "loadgate: every EXAMPLES line of the man page runs" {
+	setpressure 1.00
+	mapfile -t ex < <(man_examples loadgate)
+	[ "${#ex[@]}" -eq 2 ]
+	run -0 --separate-stderr sh -c "${ex[0]}"
+	run -0 --separate-stderr timeout 5 sh -c "${ex[1]}"
+}
