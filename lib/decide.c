@@ -71,7 +71,7 @@ median_field(struct jfield *f, char **text, const double *v, const char *const *
 static void
 machine(struct machine *m, const struct disturb *d)
 {
-	char extra[64] = "";
+	char extra[128] = "";
 
 	memset(m, 0, sizeof *m);
 	m->busy = d->busy;
@@ -84,6 +84,9 @@ machine(struct machine *m, const struct disturb *d)
 	m->isbusy = m->known && (m->pressure > BUSY_PRESSURE || m->steal > BUSY_STEAL);
 	if (m->steal >= 0.5)
 		snprintf(extra, sizeof extra, ", steal %.0f %%", m->steal);
+	if (d->watched > 0 && d->busy > 0)
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %zu of %zu runs had < 90 %% of a CPU",
+		    d->busy, d->watched);
 	if (m->reruns > 0)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %ld round%s re-run", m->reruns,
 		    m->reruns == 1 ? "" : "s");

@@ -162,8 +162,11 @@ disturbance(struct disturb *d, const struct jrecord *rec)
 		d->steal_s += v;
 	if (!isnan(v = numof(rec, "ivcsw")))
 		d->ivcsw += v;
-	if (!isnan(v = numof(rec, "busy")) && v > 0)
+	/* A run that had less than 90 % of a CPU while it ran was disturbed. */
+	if ((!isnan(v = numof(rec, "cpu")) && v < 0.9) || (!isnan(v = numof(rec, "busy")) && v > 0))
 		d->busy++;
+	if (!isnan(numof(rec, "cpu")))
+		d->watched++;
 	if (!isnan(v = numof(rec, "reruns")) && v > d->rerun)
 		d->rerun = v;
 }

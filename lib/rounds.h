@@ -37,7 +37,8 @@ struct rounds {
 		double stall_s;		/* "stall_s": CPU pressure stall during the run */
 		double steal_s;		/* "steal_s" */
 		double ivcsw;		/* "ivcsw" */
-		size_t busy;		/* runs that "busy" marks */
+		size_t busy;		/* runs disturbed: "cpu" below 0.9, or "busy" */
+		size_t watched;		/* runs with "cpu" */
 		double rerun;		/* the most "reruns" of a round */
 	} dist;
 	char **pool;		/* the raw values' storage */

@@ -410,7 +410,8 @@ alternate_rounds() {
 	# line shows on a terminal (and only there); its failure record, not
 	# its messages, tells what failed.
 	# shellcheck disable=SC2086
-	"$bin/alternate" -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" \
+	# -w: each run's record says what disturbed it, for the machine's account.
+	"$bin/alternate" -w -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" \
 	    "base=$base_cmd" "head=$head_cmd"
 	status=$?
 	[ -f "$dir/block.jsonl" ] && cat "$dir/block.jsonl" >> "$dir/runs.jsonl.tmp"
