@@ -68,8 +68,12 @@ noise_stop() {
 trap 'noise_stop; exit 130' INT TERM HUP
 
 # slow_src FACTOR K: the kata with count_below followed by K turns of an
-# empty loop, as $dir/src/slow-FACTOR.c.
+# empty loop, as $dir/src/slow-FACTOR.c; K may have tenths: one turn more
+# in that many of every ten calls, so that a batch's mean call is slowed
+# by K turns.
 slow_src() {
+	kw=${2%.*} kt=0
+	case $2 in *.*) kt=${2#*.} kt=${kt%"${kt#?}"} ;; esac
 	cat > "$dir/src/slow-$1.c" <<EOF
 /* The kata, count_below slowed by about $1x (bench-verdict.sh). */
 #define kata_count_below kata_count_below_kata
@@ -79,9 +83,10 @@ int kata_count_below(const float *sorted, int n, float t);
 int
 kata_count_below(const float *sorted, int n, float t)
 {
-	int r = kata_count_below_kata(sorted, n, t);
+	static unsigned calls;
+	int r = kata_count_below_kata(sorted, n, t), k = $kw + (calls++ % 10 < $kt);
 
-	for (volatile int i = 0; i < $2; i++)
+	for (volatile int i = 0; i < k; i++)
 		;
 	return r;
 }
@@ -89,31 +94,32 @@ EOF
 }
 
 # ratio FACTOR K: the median ratio of count_below_ns, slowed by K turns,
-# to the kata's, over 9 alternating pairs of runs.
+# to the kata's, over 21 alternating pairs of whole runs, as a gate's first
+# block runs them.
 ratio() {
 	slow_src "$1" "$2"
 	cc -std=c11 -O2 -Ikata -Ibench -o "$dir/src/slow" bench/bench.c "$dir/src/slow-$1.c" -lm || exit 2
 	ri=0
-	while [ $ri -lt 9 ]; do
-		rb=$(BENCH_CASES=count_below "$dir/src/base" | jq .count_below_ns)
-		rh=$(BENCH_CASES=count_below "$dir/src/slow" | jq .count_below_ns)
+	while [ $ri -lt 21 ]; do
+		rb=$("$dir/src/base" | jq .count_below_ns)
+		rh=$("$dir/src/slow" | jq .count_below_ns)
 		echo "$rh $rb" | awk '{ print $1 / $2 }'
 		ri=$((ri + 1))
-	done | sort -n | sed -n 5p
+	done | sort -n | sed -n 11p
 }
 
 # Calibrate each slowdown at the benchmark's own sizes: the loop's turns
-# scaled until the median ratio is within a fifth of the aim's excess.
+# scaled until the median ratio is within a tenth of the aim's excess.
 cc -std=c11 -O2 -Ikata -Ibench -o "$dir/src/base" bench/bench.c kata/kernels.c -lm || exit 2
 for f in $changes; do
 	[ "$f" = 1 ] && continue
 	# About 33 turns double the kata's count_below here.
-	k=$(echo "$f" | awk '{ k = int(33 * ($1 - 1) + 0.5); print k < 1 ? 1 : k }')
-	for try in 1 2 3 4; do
+	k=$(echo "$f" | awk '{ printf "%.1f", 33 * ($1 - 1) }')
+	for try in 1 2 3 4 5; do
 		r=$(ratio "$f" "$k")
-		ok=$(echo "$r $f" | awk '{ e = ($1 - 1) / ($2 - 1); print (e > 0.8 && e < 1.2) ? 1 : 0 }')
+		ok=$(echo "$r $f" | awk '{ e = ($1 - 1) / ($2 - 1); print (e > 0.9 && e < 1.1) ? 1 : 0 }')
 		[ "$ok" = 1 ] && break
-		k=$(echo "$r $f $k" | awk '{ e = $1 - 1; if (e < 0.005) e = 0.005; k = int($3 * ($2 - 1) / e + 0.5); print k < 1 ? 1 : k }')
+		k=$(echo "$r $f $k" | awk '{ e = $1 - 1; if (e < 0.005) e = 0.005; k = $3 * ($2 - 1) / e; printf "%.1f", k < 0.1 ? 0.1 : k }')
 	done
 	echo "bench-verdict: count_below slowed ${f}x: $k turns, measured ${r}x" >&2
 	echo "$f $r" >> "$dir/calibrated"
