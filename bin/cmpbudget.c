@@ -11,14 +11,11 @@
  * DIR/verdict.status with -o; -W asks how many rounds more it wants.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "budget.h"
@@ -405,58 +402,6 @@ struct dopts {
 	int wanted, strict;
 };
 
-/* Write s to dir/name through a temporary file; returns NULL or why not. */
-static char *
-putfile(const char *dir, const char *name, const char *s)
-{
-	char *path = msgf("%s/%s", dir, name), *tmp = msgf("%s/%s.tmp", dir, name), *err = NULL;
-	FILE *fp;
-
-	if ((fp = fopen(tmp, "w")) == NULL || fputs(s, fp) == EOF || fflush(fp) != 0 || ferror(fp))
-		err = msgf("write %s: %s", tmp, strerror(errno));
-	if (fp != NULL && fclose(fp) != 0 && err == NULL)
-		err = msgf("write %s: %s", tmp, strerror(errno));
-	if (err == NULL && rename(tmp, path) != 0)
-		err = msgf("rename %s: %s", tmp, strerror(errno));
-	if (err != NULL)
-		unlink(tmp);
-	free(path);
-	free(tmp);
-	return err;
-}
-
-/*
- * The seconds left before the deadline, from since's modification time,
- * and a round's seconds from the rounds measured since (the file holds
- * how many there were then): INFINITY and 0 without -T.
- */
-static void
-timeleft(const struct dopts *o, size_t rounds, double *left, double *per)
-{
-	struct stat st;
-	struct timespec now;
-	FILE *fp;
-	long then = -1;
-	double elapsed;
-
-	*left = INFINITY;
-	*per = 0;
-	if (o->since == NULL)
-		return;
-	if (stat(o->since, &st) != 0)
-		die("%s:", o->since);
-	if ((fp = fopen(o->since, "r")) != NULL) {
-		if (fscanf(fp, "%ld", &then) != 1)
-			then = -1;
-		fclose(fp);
-	}
-	clock_gettime(CLOCK_REALTIME, &now);
-	elapsed = (double)(now.tv_sec - st.st_mtim.tv_sec) + (double)(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
-	*left = o->deadline - elapsed;
-	if (then >= 0 && rounds > (size_t)then && elapsed > 0)
-		*per = elapsed / (double)(rounds - (size_t)then);
-}
-
 /* -D: the paired rule decides, on the rounds alone (decide.h). */
 static int
 decidemode(const struct dopts *o)
@@ -467,11 +412,10 @@ decidemode(const struct dopts *o)
 	struct report rp;
 	enum verdict v;
 	FILE *fp = stdout;
-	char *msg, *list, *phrase, *tmp = NULL, *reason;
+	char *msg, *list, *phrase, *reason;
 	double left, per;
 	size_t i, want;
 	int status, loaded = 0;
-	char num[8];
 
 	memset(&d, 0, sizeof d);
 	if (nerrs == 0) {
@@ -500,7 +444,8 @@ decidemode(const struct dopts *o)
 			printf("0\n\ncannot be judged\n");
 			return fshut(stdout, "stdout");
 		}
-		timeleft(o, rs.nrounds, &left, &per);
+		if ((msg = decide_timeleft(o->since, o->deadline, rs.nrounds, &left, &per)) != NULL)
+			die("%s", msg);
 		want = decide_wanted(&d, left, per, &list, &phrase);
 		printf("%zu\n%s\n%s\n", want, list, phrase);
 		free(list);
@@ -518,11 +463,8 @@ decidemode(const struct dopts *o)
 		v = V_ERROR;
 		rp.error = errs[0];
 	}
-	if (o->outdir != NULL) {
-		tmp = msgf("%s/verdict.jsonl.tmp", o->outdir);
-		if ((fp = fopen(tmp, "w")) == NULL)
-			die("%s:", tmp);
-	}
+	if (o->outdir != NULL && (fp = decide_open(o->outdir, &reason)) == NULL)
+		die("%s", reason);
 	decide_records(fp, &d, &budget, rp.error, unbudgeted, nunbudgeted, &rs, budget.sha256[0] ? o->bfile : NULL);
 	if (d.n > 0)
 		report_table(stderr, &rp);
@@ -546,26 +488,8 @@ decidemode(const struct dopts *o)
 		if (fshut(stdout, "stdout") != 0)
 			status = 2;
 	} else {
-		/* The status first, the records last: make trusts the records' file. */
-		if (fflush(fp) != 0 || ferror(fp) || fclose(fp) != 0)
-			die("write %s:", tmp);
-		snprintf(num, sizeof num, "%d\n", status);
-		if ((reason = putfile(o->outdir, "verdict.status", num)) != NULL)
+		if ((reason = decide_commit(o->outdir, fp, status)) != NULL)
 			die("%s", reason);
-		reason = msgf("%s/verdict.jsonl", o->outdir);
-		if (rename(tmp, reason) != 0)
-			die("rename %s:", tmp);
-		/*
-		 * Undecided or in error: dated 1970, so that make never trusts it
-		 * as a verdict, and the next gate measures on.
-		 */
-		if (status == 2) {
-			struct timespec ts[2] = { { 0, 0 }, { 0, 0 } };
-
-			utimensat(AT_FDCWD, reason, ts, 0);
-		}
-		free(reason);
-		free(tmp);
 	}
 	free(msg);
 	decide_free(&d);

@@ -3,10 +3,16 @@
  * judge_rule's; here it is applied to every metric, summed up in one
  * verdict, explained, and written.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "decide.h"
@@ -355,6 +361,99 @@ decide_records(FILE *fp, const struct decision *d, const struct budget *b, const
 		fprintf(fp, ",\"budget_sha256\":\"%s\"", b->sha256);
 	}
 	fputs("}\n", fp);
+}
+
+/* Write s to dir/name through a temporary file (decide.h). */
+char *
+decide_putfile(const char *dir, const char *name, const char *s)
+{
+	char *path = msgf("%s/%s", dir, name), *tmp = msgf("%s/%s.tmp", dir, name), *err = NULL;
+	FILE *fp;
+
+	if ((fp = fopen(tmp, "w")) == NULL || fputs(s, fp) == EOF || fflush(fp) != 0 || ferror(fp))
+		err = msgf("write %s: %s", tmp, strerror(errno));
+	if (fp != NULL && fclose(fp) != 0 && err == NULL)
+		err = msgf("write %s: %s", tmp, strerror(errno));
+	if (err == NULL && rename(tmp, path) != 0)
+		err = msgf("rename %s: %s", tmp, strerror(errno));
+	if (err != NULL)
+		unlink(tmp);
+	free(path);
+	free(tmp);
+	return err;
+}
+
+/* The time left before the deadline (decide.h). */
+char *
+decide_timeleft(const char *since, double deadline, size_t rounds, double *left, double *per)
+{
+	struct stat st;
+	struct timespec now;
+	FILE *fp;
+	long then = -1;
+	double elapsed;
+
+	*left = INFINITY;
+	*per = 0;
+	if (since == NULL)
+		return NULL;
+	if (stat(since, &st) != 0)
+		return msgf("%s: %s", since, strerror(errno));
+	if ((fp = fopen(since, "r")) != NULL) {
+		if (fscanf(fp, "%ld", &then) != 1)
+			then = -1;
+		fclose(fp);
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	elapsed = (double)(now.tv_sec - st.st_mtim.tv_sec) + (double)(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
+	*left = deadline - elapsed;
+	if (then >= 0 && rounds > (size_t)then && elapsed > 0)
+		*per = elapsed / (double)(rounds - (size_t)then);
+	return NULL;
+}
+
+FILE *
+decide_open(const char *dir, char **err)
+{
+	char *tmp = msgf("%s/verdict.jsonl.tmp", dir);
+	FILE *fp;
+
+	*err = NULL;
+	if ((fp = fopen(tmp, "w")) == NULL)
+		*err = msgf("%s: %s", tmp, strerror(errno));
+	free(tmp);
+	return fp;
+}
+
+char *
+decide_commit(const char *dir, FILE *fp, int status)
+{
+	char *tmp = msgf("%s/verdict.jsonl.tmp", dir), *path = msgf("%s/verdict.jsonl", dir), *err = NULL;
+	char num[8];
+	int bad = fflush(fp) != 0 || ferror(fp);
+
+	if (fclose(fp) != 0 || bad)
+		err = msgf("write %s: %s", tmp, strerror(errno));
+	/* The status first, the records last: make trusts the records' file. */
+	snprintf(num, sizeof num, "%d\n", status);
+	if (err == NULL)
+		err = decide_putfile(dir, "verdict.status", num);
+	if (err == NULL && rename(tmp, path) != 0)
+		err = msgf("rename %s: %s", tmp, strerror(errno));
+	/*
+	 * Undecided or in error: dated 1970, so that make never trusts it as a
+	 * verdict, and the next gate measures on.
+	 */
+	if (err == NULL && status == 2) {
+		struct timespec ts[2] = { { 0, 0 }, { 0, 0 } };
+
+		utimensat(AT_FDCWD, path, ts, 0);
+	}
+	if (err != NULL)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return err;
 }
 
 void

@@ -69,4 +69,24 @@ void decide_records(FILE *fp, const struct decision *d, const struct budget *b, 
 
 void decide_free(struct decision *d);
 
+/*
+ * The seconds left before deadline, counted from since's modification
+ * time, and a round's seconds from the rounds measured after it (since
+ * holds how many there were then): INFINITY and 0 when since is NULL.
+ * Returns NULL, or an allocated message.
+ */
+char *decide_timeleft(const char *since, double deadline, size_t rounds, double *left, double *per);
+
+/*
+ * -o: the records go to dir/verdict.jsonl.tmp (decide_open); then
+ * decide_commit closes it, writes the status to dir/verdict.status and
+ * renames the records into dir/verdict.jsonl, dated 1970 when the status
+ * is 2 (undecided or in error). NULL, or an allocated message.
+ */
+FILE *decide_open(const char *dir, char **err);
+char *decide_commit(const char *dir, FILE *fp, int status);
+
+/* Write s to dir/name through dir/name.tmp, renamed when whole; NULL or an allocated message. */
+char *decide_putfile(const char *dir, const char *name, const char *s);
+
 #endif
