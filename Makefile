@@ -50,7 +50,7 @@ MAN1 = $(TOOLS:%=man/%.1)
 MAN1 += man/perfgate.1
 MAN7 = man/perfgate.7
 
-.PHONY: all test check grade bench bench-gate bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
+.PHONY: all test check grade bench bench-gate bench-verdict bench-tools bench-timer lint-man warnings test-san deps install uninstall clean
 .PHONY: dist distcheck
 
 all: $(TOOLBIN)
@@ -91,6 +91,11 @@ bench-tools: all
 # One gate's time, perfgate's against a naive gate's, side by side.
 bench-gate:
 	@sh lab/bench-gate.sh
+
+# The gate's answers on a machine made busy in known ways (lab/bench-verdict.sh):
+# false claims, misses, undecided, seconds per verdict. LAB_N scales it.
+bench-verdict:
+	@sh lab/bench-verdict.sh
 
 # bench.h against Google Benchmark on the same kernel, side by side.
 bench-timer:

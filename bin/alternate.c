@@ -2,7 +2,9 @@
  * alternate: run benchmark sides in interleaved, balanced rounds.
  * Each round runs every side once, in an order taken from a Williams design,
  * and writes one record per run: the side's name, the round, the slot, the
- * load average (and with -p the CPU pressure), then the side's own metrics
+ * load average (and with -p the CPU pressure; with -w what disturbed the
+ * run: its wall and CPU time, its involuntary context switches, the CPU
+ * pressure stall and steal time during it), then the side's own metrics
  * byte for byte. A side that fails, or a load gate that stays closed, ends
  * the run with one more record that says what happened.
  */
@@ -53,7 +55,8 @@ struct side {
 static const char *const ownkeys[] = {
 	"side", "round", "slot", "load", "pressure", "threads",
 	"error", "status", "signal", "timed_out", "stderr", "deferred", "gate",
-	"maxload", "waited_s", "retries", "discarded", "load_before", "pressure_before"
+	"maxload", "waited_s", "retries", "discarded", "load_before", "pressure_before",
+	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s"
 };
 
 static struct side *sides;
@@ -69,6 +72,7 @@ static double timeout = 300;
 static long maxthreads;		/* -T: 0, threads not watched */
 static int strings;		/* -s: string members pass through */
 static int notediscards;	/* -d: records say how often their round was discarded */
+static int watch;		/* -w: records say what disturbed each run */
 static long discards;		/* how often the running round was discarded */
 static double before;		/* what the gate read before the running round */
 static long retried;		/* the retries used so far, for a record of deferral */
@@ -238,7 +242,8 @@ runside(const struct side *s, long round, size_t slot)
 	struct jrecord m = { 0 };
 	char why[512], num[32];
 	const char *msg;
-	double load, gauge;
+	double load, gauge, stall[2], steal[2], wall, cpu, avg10;
+	int hasstall = 0, hassteal = 0;
 	size_t i;
 
 	opts.argv = argv;
@@ -247,8 +252,16 @@ runside(const struct side *s, long round, size_t slot)
 	opts.stderr_tail = TAILSIZE;
 	if (maxthreads > 0)
 		opts.threads_s = THREADS_S;
+	if (watch) {
+		hasstall = gauge_stall(&stall[0]) == 0;
+		hassteal = gauge_steal(&steal[0]) == 0;
+	}
 	if ((msg = proc_run(&opts, &res)) != NULL)
 		sidefail(s, round, msg, NULL);
+	if (watch) {
+		hasstall = hasstall && gauge_stall(&stall[1]) == 0;
+		hassteal = hassteal && gauge_steal(&steal[1]) == 0;
+	}
 	if ((msg = proc_failure(&opts, &res, why, sizeof why)) != NULL)
 		sidefail(s, round, msg, &res);
 	if (maxthreads > 0 && res.threads > maxthreads) {
@@ -262,7 +275,9 @@ runside(const struct side *s, long round, size_t slot)
 		const struct jfield *f = &m.field[i];
 
 		if (jfield_is(f, "side") || jfield_is(f, "round") || jfield_is(f, "slot") || jfield_is(f, "load") ||
-		    (gauges.pressurepath != NULL && jfield_is(f, "pressure")) ||
+		    ((gauges.pressurepath != NULL || watch) && jfield_is(f, "pressure")) ||
+		    (watch && (jfield_is(f, "wall_s") || jfield_is(f, "cpu") || jfield_is(f, "ivcsw") ||
+		    jfield_is(f, "stall_s") || jfield_is(f, "steal_s"))) ||
 		    (maxthreads > 0 && jfield_is(f, "threads")) ||
 		    (notediscards && maxload > 0 && (jfield_is(f, "discarded") ||
 		    jfield_is(f, "load_before") || jfield_is(f, "pressure_before")))) {
@@ -285,6 +300,32 @@ runside(const struct side *s, long round, size_t slot)
 		gauge = readpressure();
 		fmt_double(num, gauge);
 		buf_printf(&held, ",\"pressure\":%s", num);
+	} else if (watch) {
+		/* The pressure the system reports, without a load gate too. */
+		struct gauge psi = { NULL, getenv("PERFGATE_PRESSURE") && *getenv("PERFGATE_PRESSURE") ?
+		    getenv("PERFGATE_PRESSURE") : "/proc/pressure/cpu" };
+
+		if (gauge_pressure(&psi, &avg10) == NULL) {
+			fmt_double(num, avg10);
+			buf_printf(&held, ",\"pressure\":%s", num);
+		}
+	}
+	if (watch) {
+		wall = (double)res.wall_ns / 1e9;
+		cpu = (double)res.ru.ru_utime.tv_sec + (double)res.ru.ru_utime.tv_usec / 1e6 +
+		    (double)res.ru.ru_stime.tv_sec + (double)res.ru.ru_stime.tv_usec / 1e6;
+		fmt_double(num, wall);
+		buf_printf(&held, ",\"wall_s\":%s", num);
+		fmt_double(num, wall > 0 ? cpu / wall : 0);
+		buf_printf(&held, ",\"cpu\":%s,\"ivcsw\":%ld", num, (long)res.ru.ru_nivcsw);
+		if (hasstall) {
+			fmt_double(num, stall[1] > stall[0] ? (stall[1] - stall[0]) / 1e6 : 0);
+			buf_printf(&held, ",\"stall_s\":%s", num);
+		}
+		if (hassteal) {
+			fmt_double(num, steal[1] > steal[0] ? steal[1] - steal[0] : 0);
+			buf_printf(&held, ",\"steal_s\":%s", num);
+		}
 	}
 	if (maxthreads > 0)
 		buf_printf(&held, ",\"threads\":%d", res.threads);
@@ -446,7 +487,7 @@ addside(const char *arg)
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
+	fprintf(stderr, "usage: %s [-V] [-dpsw] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
 	    " [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads]"
 	    " name=command ...\n", argv0);
 	exit(2);
@@ -473,7 +514,7 @@ main(int argc, char *argv[])
 	members = xmalloc((size_t)argc * sizeof *members);
 	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */
-	while ((c = getopt(argc, argv, "+:a:c:dl:L:n:o:pr:R:st:T:")) != -1) {
+	while ((c = getopt(argc, argv, "+:a:c:dl:L:n:o:pr:R:st:T:w")) != -1) {
 		switch (c) {
 		case 'a':
 			members[nmembers++] = optarg;
@@ -524,6 +565,9 @@ main(int argc, char *argv[])
 		case 'T':
 			if ((err = parse_long(optarg, 1, 1000000, &maxthreads)) != NULL)
 				die("-T %s: %s", optarg, err);
+			break;
+		case 'w':
+			watch = 1;
 			break;
 		default:
 			optionerror(c);

@@ -42,7 +42,7 @@ static struct metric *metric;
 static size_t capmetric;
 
 /* The study: its gates, its false alarms, the one budget that judged them. */
-static long gates, alarms;
+static long gates, alarms, claims, undecided;
 static char *budget, *budget_sha256, *budgetwhere;
 
 /*
@@ -163,8 +163,9 @@ addsummary(const struct jrecord *rec, const char *where)
 		pending = NULL;
 		return err;
 	}
-	if (!israw(verdict, "ok") && !israw(verdict, "regressed"))
-		return msgf("%s: verdict \"%.*s\" is neither \"ok\" nor \"regressed\"", where, (int)verdict->rawlen, verdict->raw);
+	if (!israw(verdict, "ok") && !israw(verdict, "regressed") && !israw(verdict, "undecided"))
+		return msgf("%s: verdict \"%.*s\" is neither \"ok\", \"regressed\" nor \"undecided\"", where,
+		    (int)verdict->rawlen, verdict->raw);
 	f = jget(rec, "metrics", 7);
 	if (f != NULL && f->type == J_NUMBER && f->num != (double)inrecs)
 		return msgf("%s: the summary counts %.*s metrics, the gate holds %ld", where, (int)f->rawlen, f->raw, inrecs);
@@ -182,6 +183,10 @@ addsummary(const struct jrecord *rec, const char *where)
 	}
 	gates++;
 	alarms += israw(verdict, "regressed");
+	undecided += israw(verdict, "undecided");
+	/* A claim on unchanged code either way: regressed, or an improvement listed. */
+	f = jget(rec, "improved", 8);
+	claims += israw(verdict, "regressed") || (f != NULL && f->type == J_ARRAY && f->rawlen > 2);
 	inrecs = 0;
 	return NULL;
 }
@@ -275,6 +280,7 @@ putrecord(double margin)
 	/* The budget's path and digest are copied as written: already JSON. */
 	printf("{\"gates\":%ld,\"false_alarms\":%ld,\"budget\":\"%s\",\"budget_sha256\":\"%s\",\"margin\":%s",
 	    gates, alarms, budget, budget_sha256, num);
+	printf(",\"false_claims\":%ld,\"undecided\":%ld", claims, undecided);
 	putmap("worst_drift", 'w');
 	putmap("budgets", 'b');
 	putmap("smallest_budget", 's');
@@ -289,7 +295,8 @@ putline(void)
 	char *path = json_unescape(budget, strlen(budget));
 	size_t i;
 
-	fprintf(stderr, "noise: %ld false alarms in %ld gates at %s; worst drift:", alarms, gates, path);
+	fprintf(stderr, "noise: %ld false alarms, %ld false claims either way, %ld undecided in %ld gates at %s; worst drift:",
+	    alarms, claims, undecided, gates, path);
 	for (i = 0; i < names.n; i++) {
 		fprintf(stderr, "%s %s %+.1f %% (budget %g %%, %g %% would hold", i ? "," : "", names.name[i].s,
 		    metric[i].delta * 100, metric[i].budgetv * 100, metric[i].proposed * 100);
@@ -350,7 +357,7 @@ main(int argc, char *argv[])
 			die("%s", msg);
 	putrecord(margin);
 	putline();
-	status = alarms > 0;
+	status = claims > 0;
 	if (fshut(stdout, "stdout") != 0)
 		status = 2;
 	return status;

@@ -102,3 +102,44 @@ gauge_pressure(const struct gauge *g, double *v)
 	}
 	return gaugenum(p + 6, g->pressurepath, "a CPU pressure after avg10=", v);
 }
+
+int
+gauge_stall(double *total_us)
+{
+	const char *path = getenv("PERFGATE_PRESSURE"), *p;
+	char line[256], *end;
+
+	if (path == NULL || *path == '\0')
+		path = "/proc/pressure/cpu";
+	if (readsmall(path, line, sizeof line) != NULL || strncmp(line, "some ", 5) != 0 ||
+	    (p = strstr(line, "total=")) == NULL)
+		return -1;
+	errno = 0;
+	*total_us = strtod(p + 6, &end);
+	return end == p + 6 || errno == ERANGE || !(*total_us >= 0) ? -1 : 0;
+}
+
+int
+gauge_steal(double *seconds)
+{
+	const char *path = getenv("PERFGATE_STAT"), *p;
+	char line[512], *end;
+	double v = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	int i;
+
+	if (path == NULL || *path == '\0')
+		path = "/proc/stat";
+	if (hz <= 0 || readsmall(path, line, sizeof line) != NULL || strncmp(line, "cpu ", 4) != 0)
+		return -1;
+	/* cpu user nice system idle iowait irq softirq steal ...: the eighth number. */
+	for (p = line + 4, i = 0; i < 8; i++) {
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || errno == ERANGE)
+			return -1;
+		p = end;
+	}
+	*seconds = v / (double)hz;
+	return 0;
+}

@@ -29,4 +29,16 @@ const char *gauge_open(struct gauge *g, int pressure);
 const char *gauge_load(const struct gauge *g, double *v);
 const char *gauge_pressure(const struct gauge *g, double *v);
 
+/*
+ * What a run's disturbance is measured by, read before and after it:
+ * the CPU pressure's "some total", microseconds in which a runnable task
+ * waited for a CPU (PERFGATE_PRESSURE, else /proc/pressure/cpu), and the
+ * steal time of all CPUs in seconds, the time a hypervisor ran something
+ * else (PERFGATE_STAT, else /proc/stat). Each returns 0, or -1 when the
+ * system cannot tell (no PSI, no steal column): the run's record then
+ * lacks that member.
+ */
+int gauge_stall(double *total_us);
+int gauge_steal(double *seconds);
+
 #endif

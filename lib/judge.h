@@ -14,7 +14,7 @@
 enum side { SIDE_BASE, SIDE_HEAD, NSIDE };
 
 /* The budget's verdict on a metric. */
-enum verdict { V_OK, V_REGRESSED, V_IMPROVED, V_ERROR };
+enum verdict { V_OK, V_REGRESSED, V_IMPROVED, V_ERROR, V_UNDECIDED };
 
 /* The paired ratios' outcome; O_NONE without per-round records. */
 enum outcome { O_NONE, O_SAME, O_SLOWER, O_FASTER, O_FEW };
@@ -38,6 +38,18 @@ struct result {
 	double floor;				/* the noise floor the outcome used */
 	enum outcome outcome;
 	int doubted;				/* beyond the budget, not by the paired ratios */
+	/* The paired rule (judge_rule): */
+	int ruled;
+	double bound;				/* ok: the change the interval shows at most (at least, where higher is better) */
+	enum verdict half[2];			/* each half's claim: V_REGRESSED, V_IMPROVED or V_OK for none */
+	size_t want;				/* the rounds more the rule asks for; 0 when decided */
+	int possible;				/* a claim the rounds point to, not yet shown twice */
+};
+
+/* The paired rule's settings: the confidence of every interval, the fewest rounds judged. */
+struct rule {
+	double confidence;
+	size_t first;
 };
 
 /*
@@ -76,5 +88,37 @@ void judge_agree(struct result *r);
  * early.
  */
 int judge_settled(const struct result *res, size_t n, double noise);
+
+/*
+ * The fewest rounds whose sorted ratios give an interval of the median at
+ * confidence conf (median_interval): 6 at 0.95, 8 at 0.99.
+ */
+size_t rule_fewest(double conf);
+
+/*
+ * The confidence of each half's interval in a claim: a fifth of the
+ * rule's error, 0.99 at 0.95. Claims say more than ok does, and the gate
+ * looks at them again and again as rounds come in.
+ */
+double rule_claimconf(double conf);
+
+/*
+ * The paired rule (perfgate(7), "The rule"), on one metric's n ratios head
+ * / base in the order of their rounds: with the interval of the median
+ * ratio at the rule's confidence, [lo, hi] from the sorted ratios,
+ *
+ *	regressed  when the first half of the rounds and the second half,
+ *	           each alone, show head slower (lo > 1) and the median
+ *	           beyond the budget (median > 1 + budget);
+ *	improved   the mirror (hi < 1, median < 1 - budget);
+ *	ok         when all the rounds show the change within the budget
+ *	           (hi <= 1 + budget: the bound is hi - 1);
+ *	undecided  otherwise, with the rounds more it asks for in want.
+ *
+ * Where higher is better, the directions swap. Sets verdict, ratio, lo,
+ * hi, rounds, bound, half, want and possible of r; work has room for n
+ * values. Never gives V_ERROR.
+ */
+void judge_rule(struct result *r, const double *ratio, size_t n, const struct rule *ru, double *work);
 
 #endif

@@ -7,7 +7,9 @@
 
 const char *const record_bookkeeping[] = {
 	"round", "slot", "load", "pressure", "threads", "discarded",
-	"load_before", "pressure_before", NULL
+	"load_before", "pressure_before",
+	/* alternate -w: what disturbed each run, and the rounds run again. */
+	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s", "busy", "reruns", NULL
 };
 
 int

@@ -21,8 +21,15 @@ enum { NCOL = 8, CELL = 256 };
 /* The columns whose cells are numbers, right-aligned. */
 static const int colright[NCOL] = { 0, 1, 1, 1, 1, 0, 0, 0 };
 
+/* Whether the rows are the paired rule's (cmpbudget -D): its evidence in the last column. */
+static int
+ruled(const struct report *rp)
+{
+	return rp->n > 0 && rp->res[0].ruled;
+}
+
 static void
-headers(char cell[NCOL][CELL], double confidence)
+headers(char cell[NCOL][CELL], double confidence, int rule)
 {
 	static const char *const name[NCOL] = {
 		"metric", "base", "head", "Δ %", "budget %", "verdict", NULL, "outcome"
@@ -32,6 +39,38 @@ headers(char cell[NCOL][CELL], double confidence)
 	for (c = 0; c < NCOL; c++)
 		snprintf(cell[c], CELL, "%s", name[c] ? name[c] : "");
 	snprintf(cell[6], CELL, "ratio (%.4g%% CI)", confidence * 100);
+	if (rule)
+		snprintf(cell[7], CELL, "evidence");
+}
+
+/*
+ * What the paired rule's verdict rests on: the bound on the change shown,
+ * or the claim shown in both halves of the rounds, or what is not shown.
+ */
+static void
+evidence(char *cell, const struct result *r)
+{
+	const char *dir = r->e->better == BETTER_HIGHER ? "≥" : "≤";
+
+	switch (r->verdict) {
+	case V_OK:
+		snprintf(cell, CELL, "%s %+.1f %%", dir, r->bound * 100);
+		break;
+	case V_REGRESSED:
+	case V_IMPROVED:
+		snprintf(cell, CELL, "shown in both halves");
+		break;
+	case V_UNDECIDED:
+		if (r->possible)
+			snprintf(cell, CELL, "a possible change");
+		else if (r->hasinterval)
+			snprintf(cell, CELL, "%s %+.1f %%, not within", dir, r->bound * 100);
+		else
+			snprintf(cell, CELL, "too few rounds");
+		break;
+	default:
+		snprintf(cell, CELL, "-");
+	}
 }
 
 /*
@@ -135,7 +174,10 @@ cells(const struct result *r, char cell[NCOL][CELL], enum notation nt)
 		snprintf(cell[6], CELL, "%.3f", r->ratio);
 	else
 		snprintf(cell[6], CELL, "-");
-	snprintf(cell[7], CELL, "%s", r->outcome == O_NONE ? "-" : outcome_name[r->outcome]);
+	if (r->ruled)
+		evidence(cell[7], r);
+	else
+		snprintf(cell[7], CELL, "%s", r->outcome == O_NONE ? "-" : outcome_name[r->outcome]);
 }
 
 /* Width on a terminal: UTF-8 continuation bytes take no column. */
@@ -169,7 +211,7 @@ report_table(FILE *fp, const struct report *rp)
 	enum notation nt = notation(rp);
 	size_t i;
 
-	headers(cell, rp->confidence);
+	headers(cell, rp->confidence, ruled(rp));
 	for (c = 0; c < NCOL; c++)
 		w[c] = width(cell[c]);
 	for (i = 0; i < rp->n; i++) {
@@ -180,7 +222,7 @@ report_table(FILE *fp, const struct report *rp)
 	}
 	for (i = 0; i <= rp->n; i++) {
 		if (i == 0)
-			headers(cell, rp->confidence);
+			headers(cell, rp->confidence, ruled(rp));
 		else
 			cells(&rp->res[i - 1], cell, nt);
 		for (c = 0; c < NCOL; c++) {
@@ -223,20 +265,26 @@ mdlist(FILE *fp, const struct report *rp, enum verdict v, const char *prefix)
 }
 
 static void
-markdown(FILE *fp, const struct report *rp)
+markdown(FILE *fp, const struct report *rp, const char *note)
 {
 	char cell[NCOL][CELL];
-	size_t i, nreg = 0;
+	size_t i, nreg = 0, nund = 0;
 	enum notation nt = notation(rp);
 	int c;
 
-	for (i = 0; i < rp->n; i++)
+	for (i = 0; i < rp->n; i++) {
 		nreg += rp->res[i].verdict == V_REGRESSED;
+		nund += rp->res[i].verdict == V_UNDECIDED;
+	}
 	if (rp->error != NULL) {
 		fputs("**cmpbudget: error**: ", fp);
 		mdcell(fp, rp->error);
 	} else if (nreg) {
 		mdlist(fp, rp, V_REGRESSED, "**cmpbudget: regressed**:");
+		mdlist(fp, rp, V_UNDECIDED, "; undecided:");
+		mdlist(fp, rp, V_IMPROVED, "; improved:");
+	} else if (nund) {
+		mdlist(fp, rp, V_UNDECIDED, "**cmpbudget: undecided**:");
 		mdlist(fp, rp, V_IMPROVED, "; improved:");
 	} else {
 		fprintf(fp, "**cmpbudget: ok**: %zu metric%s within budget", rp->n, rp->n == 1 ? "" : "s");
@@ -245,7 +293,7 @@ markdown(FILE *fp, const struct report *rp)
 	fputs("\n", fp);
 	if (rp->n == 0)
 		return;
-	headers(cell, rp->confidence);
+	headers(cell, rp->confidence, ruled(rp));
 	fputs("\n|", fp);
 	for (c = 0; c < NCOL; c++)
 		fprintf(fp, " %s |", cell[c]);
@@ -266,6 +314,11 @@ markdown(FILE *fp, const struct report *rp)
 		}
 		fputs("\n", fp);
 	}
+	if (note != NULL) {
+		fputs("\n", fp);
+		mdcell(fp, note);
+		fputs("\n", fp);
+	}
 }
 
 /*
@@ -274,6 +327,12 @@ markdown(FILE *fp, const struct report *rp)
  */
 char *
 report_markdown(const char *path, const struct report *rp)
+{
+	return report_markdown_note(path, rp, NULL);
+}
+
+char *
+report_markdown_note(const char *path, const struct report *rp, const char *note)
 {
 	size_t n = strlen(path);
 	char *tmp = xmalloc(n + 5), *msg = NULL;
@@ -291,7 +350,7 @@ report_markdown(const char *path, const struct report *rp)
 		free(tmp);
 		return msg;
 	}
-	markdown(fp, rp);
+	markdown(fp, rp, note);
 	bad = fflush(fp) != 0 || ferror(fp);
 	if (fclose(fp) != 0 || bad) {
 		msg = msgf("write %s: %s", out, strerror(errno));

@@ -28,4 +28,7 @@ void report_table(FILE *fp, const struct report *rp);
  */
 char *report_markdown(const char *path, const struct report *rp);
 
+/* The same, with a line under the table, such as the machine's account. */
+char *report_markdown_note(const char *path, const struct report *rp, const char *note);
+
 #endif

@@ -10,15 +10,17 @@
 #include <string.h>
 
 #include "jsonl.h"
-#include "rounds.h"
 #include "msg.h"
+#include "recordkeys.h"
+#include "rounds.h"
 #include "util.h"
 
-/* One side's record of one round: its budgeted metrics, NAN where absent. */
+/* One side's record of one round: its budgeted metrics, NAN where absent, and as written. */
 struct rrec {
 	double round;
 	unsigned long line;
 	double *v;
+	char **raw;
 };
 
 struct sidelist {
@@ -106,12 +108,72 @@ pair(struct rounds *rs, struct sidelist *sl, const char *name, const char *const
 			if (!isfinite(r) || r < 0)
 				return msgf("%s:%lu: %s: head / base is %s", name, y->line, b->entry[m].name,
 				    r < 0 ? "below 0" : "out of range");
+			rs->val[SIDE_BASE][m][rs->n[m]] = x->v[m];
+			rs->val[SIDE_HEAD][m][rs->n[m]] = y->v[m];
+			rs->raw[SIDE_BASE][m][rs->n[m]] = x->raw[m];
+			rs->raw[SIDE_HEAD][m][rs->n[m]] = y->raw[m];
 			rs->ratio[m][rs->n[m]++] = r;
 		}
+		rs->nrounds++;
 		i++;
 		j++;
 	}
 	return NULL;
+}
+
+/* A number member of rec, or NAN. */
+static double
+numof(const struct jrecord *rec, const char *key)
+{
+	const struct jfield *f = jget(rec, key, strlen(key));
+
+	return f != NULL && f->type == J_NUMBER ? f->num : NAN;
+}
+
+/* What alternate says of the machine during one run. */
+static void
+disturbance(struct disturb *d, const struct jrecord *rec)
+{
+	double wall = numof(rec, "wall_s"), stall = numof(rec, "stall_s"), v;
+
+	d->runs++;
+	if (!isnan(wall) && !isnan(stall)) {
+		d->psi_runs++;
+		d->wall_s += wall;
+		d->stall_s += stall;
+	}
+	if (!isnan(v = numof(rec, "steal_s")))
+		d->steal_s += v;
+	if (!isnan(v = numof(rec, "ivcsw")))
+		d->ivcsw += v;
+	/* A run that had less than 90 % of a CPU while it ran was disturbed. */
+	if ((!isnan(v = numof(rec, "cpu")) && v < 0.9) || (!isnan(v = numof(rec, "busy")) && v > 0))
+		d->busy++;
+	if (!isnan(numof(rec, "cpu")))
+		d->watched++;
+	if (!isnan(v = numof(rec, "reruns")) && v > d->rerun)
+		d->rerun = v;
+}
+
+/* Note each numeric member's name, once. */
+static void
+numnames(struct rounds *rs, const struct jrecord *rec)
+{
+	size_t i, j;
+	const struct jfield *f;
+
+	for (i = 0; i < rec->n; i++) {
+		f = &rec->field[i];
+		if (f->type != J_NUMBER || is_bookkeeping(f->key, f->keylen))
+			continue;
+		for (j = 0; j < rs->nnum; j++)
+			if (jfield_is(f, rs->num[j]))
+				break;
+		if (j < rs->nnum)
+			continue;
+		rs->num = xrealloc(rs->num, (rs->nnum + 1) * sizeof *rs->num);
+		rs->num[rs->nnum++] = xmemdup(f->key, f->keylen);
+	}
 }
 
 /* Read the records into sl; returns NULL or why not. */
@@ -162,10 +224,19 @@ readall(struct rounds *rs, struct sidelist *sl, struct jreader *r, const char *k
 		x->round = rf->num;
 		x->line = r->lineno;
 		x->v = xmalloc((b->n ? b->n : 1) * sizeof *x->v);
+		x->raw = xmalloc((b->n ? b->n : 1) * sizeof *x->raw);
 		for (m = 0; m < b->n; m++) {
 			f = jget(&rec, b->entry[m].name, strlen(b->entry[m].name));
 			x->v[m] = f != NULL && f->type == J_NUMBER ? f->num : NAN;
+			x->raw[m] = NULL;
+			if (!isnan(x->v[m])) {
+				rs->seen[s][m]++;
+				rs->pool = xrealloc(rs->pool, (rs->npool + 1) * sizeof *rs->pool);
+				rs->pool[rs->npool++] = x->raw[m] = xmemdup(f->raw, f->rawlen);
+			}
 		}
+		numnames(rs, &rec);
+		disturbance(&rs->dist, &rec);
 	}
 	if (err == NULL && rc < 0)
 		err = msgf("read %s: %s", r->name, strerror(errno));
@@ -187,9 +258,22 @@ rounds_load(struct rounds *rs, const char *path, const char *key,
 		return msgf("%s: %s", path, strerror(errno));
 	rs->ratio = xmalloc((b->n ? b->n : 1) * sizeof *rs->ratio);
 	rs->n = xmalloc((b->n ? b->n : 1) * sizeof *rs->n);
+	for (s = 0; s < NSIDE; s++) {
+		rs->seen[s] = xmalloc((b->n ? b->n : 1) * sizeof *rs->seen[s]);
+		memset(rs->seen[s], 0, (b->n ? b->n : 1) * sizeof *rs->seen[s]);
+	}
 	err = readall(rs, sl, &r, key, side, b);
+	for (s = 0; s < NSIDE; s++) {
+		rs->val[s] = xmalloc((b->n ? b->n : 1) * sizeof *rs->val[s]);
+		rs->raw[s] = xmalloc((b->n ? b->n : 1) * sizeof *rs->raw[s]);
+	}
 	for (m = 0; m < b->n; m++) {
-		rs->ratio[m] = xmalloc((sl[SIDE_BASE].n ? sl[SIDE_BASE].n : 1) * sizeof **rs->ratio);
+		i = sl[SIDE_BASE].n ? sl[SIDE_BASE].n : 1;
+		rs->ratio[m] = xmalloc(i * sizeof **rs->ratio);
+		for (s = 0; s < NSIDE; s++) {
+			rs->val[s][m] = xmalloc(i * sizeof **rs->val[s]);
+			rs->raw[s][m] = xmalloc(i * sizeof **rs->raw[s]);
+		}
 		rs->n[m] = 0;
 	}
 	if (err == NULL) {
@@ -198,8 +282,10 @@ rounds_load(struct rounds *rs, const char *path, const char *key,
 		err = pair(rs, sl, r.name, side, b);
 	}
 	for (s = 0; s < NSIDE; s++) {
-		for (i = 0; i < sl[s].n; i++)
+		for (i = 0; i < sl[s].n; i++) {
 			free(sl[s].rec[i].v);
+			free(sl[s].rec[i].raw);
+		}
 		free(sl[s].rec);
 	}
 	jreader_close(&r);
@@ -220,8 +306,24 @@ rounds_free(struct rounds *rs, const struct budget *b)
 		free(rs->id[s]);
 	}
 	if (rs->ratio != NULL)
-		for (i = 0; i < b->n; i++)
+		for (i = 0; i < b->n; i++) {
 			free(rs->ratio[i]);
+			for (s = 0; s < NSIDE; s++) {
+				free(rs->val[s][i]);
+				free((void *)rs->raw[s][i]);
+			}
+		}
+	for (s = 0; s < NSIDE; s++) {
+		free(rs->val[s]);
+		free(rs->raw[s]);
+		free(rs->seen[s]);
+	}
 	free(rs->ratio);
 	free(rs->n);
+	for (i = 0; i < rs->nnum; i++)
+		free(rs->num[i]);
+	free(rs->num);
+	for (i = 0; i < rs->npool; i++)
+		free(rs->pool[i]);
+	free(rs->pool);
 }

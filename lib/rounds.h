@@ -19,8 +19,30 @@ struct ident {
 struct rounds {
 	struct ident *id[NSIDE];
 	size_t nid[NSIDE];
-	double **ratio;		/* per budget entry: its ratios head / base */
+	double **ratio;		/* per budget entry: its ratios head / base, in round order */
 	size_t *n;		/* per budget entry: how many */
+	size_t *seen[NSIDE];	/* per side and budget entry: the records that have it */
+	/* Per side and budget entry, the paired rounds' values, as ratio is, and as written. */
+	double **val[NSIDE];
+	const char ***raw[NSIDE];
+	/* The numeric members of the sides' records, each once, in order of appearance. */
+	char **num;
+	size_t nnum;
+	size_t nrounds;		/* the rounds both sides have */
+	/* What the machine did during the runs (alternate(1)), summed over the records that say. */
+	struct disturb {
+		size_t runs;		/* records read */
+		size_t psi_runs;	/* of them with "stall" */
+		double wall_s;		/* "wall_s", summed */
+		double stall_s;		/* "stall_s": CPU pressure stall during the run */
+		double steal_s;		/* "steal_s" */
+		double ivcsw;		/* "ivcsw" */
+		size_t busy;		/* runs disturbed: "cpu" below 0.9, or "busy" */
+		size_t watched;		/* runs with "cpu" */
+		double rerun;		/* the most "reruns" of a round */
+	} dist;
+	char **pool;		/* the raw values' storage */
+	size_t npool;
 };
 
 /*

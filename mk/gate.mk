@@ -95,17 +95,15 @@ GATE_TIMEOUT ?= 120
 # More options for alternate, for example the load gate: -l 1.5, or on CPU
 # pressure: -p -l 10.
 GATE_ALTERNATE_FLAGS ?=
-# How many more blocks a regression may be measured with before it is
-# reported: one always (up to 6 rounds in all, for the paired ratios),
-# more, of RUNS rounds, while the paired ratios do not confirm it (gate.sh,
-# judge).
-GATE_CONFIRM ?= 2
-# How far a side's minimum over rounds may lie from its true figure (the
-# drift make noise measures): the first block, two rounds and then one at a
-# time, ends as soon as more rounds could not change the verdict within
-# that margin, or at RUNS; a confirming block is measured in one go. `off`
-# measures all RUNS rounds of the first block.
-GATE_NOISE ?= 0.1
+# The rule (perfgate(7), "The rule"): every interval of the paired ratios
+# at GATE_CONFIDENCE; rounds measured on, while it cannot tell, up to
+# GATE_DEADLINE seconds of measuring, then `undecided`; with GATE_FOCUS on,
+# the rounds after the first block run only the metrics in doubt
+# (BENCH_CASES).
+GATE_CONFIDENCE ?= 0.95
+GATE_DEADLINE ?= 20
+GATE_FOCUS ?= on
+export GATE_CONFIDENCE GATE_DEADLINE GATE_FOCUS
 # A metric the benchmark prints that the budget does not name: `ok` names
 # it on stderr and in the summary's "unbudgeted"; `error` cannot be decided
 # (cmpbudget -u), for projects that want every metric budgeted.

@@ -189,6 +189,7 @@ cmd_settings() {
 	rmdir "$dir/failed" 2>/dev/null
 	# When this gate began: the report tells what it reused by it.
 	touch "$dir/gate.start"
+	check_rule "$dir" "${GATE_CONFIRM-}" "${GATE_NOISE-}"
 	# cmpbudget is the one reader of the budget file, `runs` included.
 	n=$("$bin/cmpbudget" -b "$budget" -n 2> "$dir/budget.err") ||
 		fail "$dir" both budget "$(sed 's/^cmpbudget: //' "$dir/budget.err" | head -n 1)"
@@ -205,21 +206,40 @@ cmd_settings() {
 	replace "$dir/runs.id"
 }
 
+# check_rule: the rule's settings from the environment (gate.mk exports
+# them), each checked: a bad one is said before anything is built.
+check_rule() {
+	deadline=${GATE_DEADLINE-} confidence=${GATE_CONFIDENCE-} focus=${GATE_FOCUS-}
+	case $deadline in
+	''|.|*[!0-9.]*|*.*.*) fail "$1" both settings "GATE_DEADLINE=$deadline: not a number of seconds" ;;
+	esac
+	case $deadline in
+	*[1-9]*) ;;
+	*) fail "$1" both settings "GATE_DEADLINE=$deadline: not above 0 seconds" ;;
+	esac
+	case $confidence in
+	0.*[1-9]*|.*[1-9]*) case $confidence in *[!0-9.]*|*.*.*) bad=1 ;; *) bad= ;; esac ;;
+	*) bad=1 ;;
+	esac
+	[ -z "$bad" ] || fail "$1" both settings "GATE_CONFIDENCE=$confidence: not a fraction above 0 and below 1"
+	case $focus in
+	on|off) ;;
+	*) fail "$1" both settings "GATE_FOCUS=$focus: not on or off" ;;
+	esac
+	# What the rule no longer reads is said, not ignored.
+	[ -z "${2-}" ] || fail "$1" both settings "GATE_CONFIRM=$2: no longer read: every claim is confirmed by the rule (perfgate(7), The rule)"
+	[ -z "${3-}" ] || fail "$1" both settings "GATE_NOISE=$3: no longer read: the rule rests on paired ratios, not minima (perfgate(7), The rule)"
+}
+
 cmd_rule() {
 	dir=$1 budget=$2 confirm=$3 noise=$4 unbudgeted=$5
 	case $unbudgeted in
 	ok|error) ;;
 	*) fail "$dir" both judge "GATE_UNBUDGETED=$unbudgeted: not ok or error" ;;
 	esac
-	case $confirm in
-	''|*[!0-9]*) fail "$dir" both judge "GATE_CONFIRM=$confirm: not a number of blocks" ;;
-	esac
-	case $noise in
-	off) ;;
-	''|.|*[!0-9.]*|*.*.*) fail "$dir" both judge "GATE_NOISE=$noise: not a fraction or off" ;;
-	esac
-	printf 'budget %s\nbudget_sha256 %s\nconfirm %s\nnoise %s\nunbudgeted %s\ncases %s\n' "$budget" "$(sha "$budget")" \
-	    "$confirm" "$noise" "$unbudgeted" "$(id_get "$dir/runs.id" cases)" \
+	check_rule "$dir" "$confirm" "$noise"
+	printf 'budget %s\nbudget_sha256 %s\nconfidence %s\ndeadline %s\nfocus %s\nunbudgeted %s\ncases %s\n' \
+	    "$budget" "$(sha "$budget")" "$confidence" "$deadline" "$focus" "$unbudgeted" "$(id_get "$dir/runs.id" cases)" \
 	    > "$dir/judge.id.tmp"
 	replace "$dir/judge.id"
 }
@@ -429,7 +449,7 @@ ids() {
 interruptible() {
 	step_dir=$1
 	trap 'd=$step_dir; rm -f "$d/runs.jsonl.tmp" "$d/block.jsonl" "$d/stats.jsonl.tmp" "$d/verdict.jsonl.tmp" \
-	    "$d/verdict.txt.tmp" "$d/verdict.md.new" "$d/verdict.md.new.tmp"; exit 130' INT TERM HUP
+	    "$d/verdict.status.tmp" "$d/verdict.txt.tmp" "$d/verdict.md.new" "$d/verdict.md.new.tmp"; exit 130' INT TERM HUP
 }
 
 # leading_assignments CMD: status 0 when CMD's first word is NAME=value,
@@ -491,7 +511,8 @@ alternate_rounds() {
 	# line shows on a terminal (and only there); its failure record, not
 	# its messages, tells what failed.
 	# shellcheck disable=SC2086
-	"$bin/alternate" -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" \
+	# -w: each run's record says what disturbed it, for the machine's account.
+	"$bin/alternate" -w -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" \
 	    "base=$base_cmd" "head=$head_cmd"
 	status=$?
 	# A full disk fails here, and never leaves a runs.jsonl cut short.
@@ -528,140 +549,99 @@ run_failed() {
 	fail "$1" "${side:-both}" run "${msg:-alternate exited with status $2}"
 }
 
-# The first two rounds (the fewest the first block settles on: one of
-# each order), or with GATE_NOISE off the first block; the judge measures
-# on from there. GATEDIR/runs.blocks lists the round each block of
-# runs.jsonl starts with.
+# rule_args: the options every cmpbudget -D of this gate takes: the
+# budget, the shard's metrics, the confidence, the fewest rounds. Needs
+# sides and the rule's ids.
+rule_args() {
+	set -- -D -b "$rule_budget" -c "$rule_confidence" -R "$runs_runs"
+	[ -n "$rule_cases" ] && set -- "$@" -M "$rule_cases"
+	[ "$rule_unbudgeted" = error ] && set -- "$@" -u
+	rule_set=$*
+}
+
+# ask GATEDIR BINDIR RUNS: what the rule asks of RUNS (cmpbudget -D -W):
+# want (how many rounds more; 0 when it has decided or the deadline has
+# passed), doubt (the metrics they are for) and phrase (for a person).
+ask() {
+	# shellcheck disable=SC2086
+	answer=$("$2/cmpbudget" $rule_set -W -d "$rule_deadline" -T "$1/measure.start" -r "$3") ||
+	    fail "$1" both judge "cmpbudget -W failed on $3"
+	want=${answer%%"$nl"*}
+	answer=${answer#*"$nl"}
+	doubt=${answer%%"$nl"*}
+	phrase=${answer#*"$nl"}
+}
+
+# The first block: the fewest rounds the rule judges (RUNS, or more where
+# the confidence needs more for an interval). The judge measures on from
+# there. GATEDIR/measure.start marks when this gate began measuring and
+# how many rounds there were: the deadline counts from it.
 cmd_measure() {
 	dir=$1 bin=$2
 	interruptible "$dir"
 	sides "$dir"
 	ids "$dir/judge.id" rule
-	count=2
-	[ "$runs_runs" -lt 2 ] || [ "$rule_noise" = off ] && count=$runs_runs
+	rule_args
 	rm -f "$dir/runs.jsonl.tmp"
-	echo "gate: measuring base and head, $runs_runs rounds" >&2
-	alternate_rounds "$dir" "$bin" 1 "$count"
-	echo 1 > "$dir/runs.blocks"
+	echo 0 > "$dir/measure.start"
+	ask "$dir" "$bin" /dev/null
+	echo "gate: measuring base and head, $want rounds" >&2
+	alternate_rounds "$dir" "$bin" 1 "$want"
 	mv -f "$dir/runs.jsonl.tmp" "$dir/runs.jsonl"
 }
 
-# more GATEDIR BINDIR COUNT: COUNT more rounds, appended to runs.jsonl.
+# more GATEDIR BINDIR COUNT [METRICS]: COUNT more rounds, appended to
+# runs.jsonl; with GATE_FOCUS on, of the METRICS in doubt alone (a
+# benchmark of bench.h runs only the cases BENCH_CASES names).
 more() {
 	cp -f "$1/runs.jsonl" "$1/runs.jsonl.tmp" || { rm -f "$1/runs.jsonl.tmp"; fail "$1" both run "cannot copy $1/runs.jsonl"; }
-	alternate_rounds "$1" "$2" $((rounds + 1)) "$3"
+	if [ "$rule_focus" != off ] && [ -n "${4-}" ]; then
+		saved_cases=${BENCH_CASES-} had_cases=${BENCH_CASES+y}
+		BENCH_CASES=$4
+		export BENCH_CASES
+		alternate_rounds "$1" "$2" $((rounds + 1)) "$3"
+		if [ -n "$had_cases" ]; then BENCH_CASES=$saved_cases; else unset BENCH_CASES; fi
+	else
+		alternate_rounds "$1" "$2" $((rounds + 1)) "$3"
+	fi
 	mv -f "$1/runs.jsonl.tmp" "$1/runs.jsonl"
 }
 
-# judge_now GATEDIR BINDIR: the statistics of the rounds so far (minjson)
-# and cmpbudget's verdict on them, into GATEDIR/stats.jsonl.tmp,
-# verdict.jsonl.tmp, verdict.txt.tmp (its table) and verdict.md.new (its
-# Markdown), renamed when the judgment is final. Sets verdict (cmpbudget's status), settled (1 when more
-# rounds could not change the verdict as long as a side's minimum lies
-# within a factor 1 + GATE_NOISE of its true figure: cmpbudget -N) and
-# doubted (1 when a metric beyond its budget was not so by its paired
-# ratios: cmpbudget -p).
-judge_now() {
-	"$2/minjson" -s min,q1,median,q3 "$1/runs.jsonl" > "$1/stats.jsonl.tmp" ||
-	    fail "$1" both statistics "minjson failed on $1/runs.jsonl"
-	noise=
-	[ "$rule_noise" = off ] || noise=$rule_noise
-	# shellcheck disable=SC2086
-	out=$("$2/cmpbudget" $strict -p -b "$rule_budget" ${rule_cases:+-M "$rule_cases"} ${noise:+-N "$noise"} \
-	    -r "$1/runs.jsonl" -m "$1/verdict.md.new" "$1/stats.jsonl.tmp" 2> "$1/verdict.txt.tmp")
-	verdict=$?
-	# Nothing written stays nothing: the judge tells an empty answer.
-	if [ -n "$out" ]; then printf '%s\n' "$out"; fi > "$1/verdict.jsonl.tmp"
-	summary=${out##*"$nl"}
-	settled=0 doubted=0
-	# Inside a JSON string every quote is escaped, so these match the
-	# members only.
-	case $summary in
-	*[{,]'"settled":true'[,}]*) settled=1 ;;
-	esac
-	case $summary in
-	*[{,]'"doubted":[]'[,}]*) ;;
-	*[{,]'"doubted":['*) doubted=1 ;;
-	esac
-}
-
-# The fewest rounds whose paired ratios have an interval at cmpbudget's
-# confidence, 0.95 (cmpbudget(1)): a confirmation measures up to them.
-PAIRED_ROUNDS=6
-
+# The rule (perfgate(7), "The rule") is cmpbudget -D's: this step only
+# asks it how many rounds more it wants, measures them, and at the end
+# has it write the verdict (verdict.jsonl, verdict.status, verdict.md).
+# Rounds measured long ago and judged again, by another budget, are
+# measured on from where they end.
 cmd_judge() {
 	dir=$1 bin=$2
 	interruptible "$dir"
 	sides "$dir"
 	ids "$dir/judge.id" rule
-	strict=
-	[ "$rule_unbudgeted" = error ] && strict=-u
-	[ -s "$dir/runs.blocks" ] || echo 1 > "$dir/runs.blocks"
-	rounds=$(($(grep -c . "$dir/runs.jsonl") / 2)) blocks=0 start=1 starts=
-	while IFS= read -r line; do
-		case $line in
-		'') ;;
-		*) # A block begun after the rounds end was never measured (an
-		   # interrupted judge): it is measured again.
-		   [ "$line" -gt "$rounds" ] && break
-		   blocks=$((blocks + 1)) start=$line starts=$starts$line$nl ;;
-		esac
-	done < "$dir/runs.blocks"
-	printf '%s' "$starts" > "$dir/runs.blocks"
-	# The first block is RUNS rounds, measured one at a time, and ends
-	# early once more rounds could not change the verdict (cmpbudget -N),
-	# after two rounds at least. A regression is measured again before it
-	# is reported, whether these rounds were measured just now or long ago
-	# and judged by another budget: one more block always, up to
-	# PAIRED_ROUNDS rounds in all, so that it stands only where each
-	# side's minimum and the paired ratios of the rounds agree (cmpbudget
-	# -p). A few rounds of one side can all fall in a slow spell of the
-	# machine; the ratio of each round's two sides, measured side by side,
-	# can not. A metric on which the two disagree (doubted: beyond the
-	# budget by one and not by the other) is measured on, up to
-	# PAIRED_ROUNDS rounds and then RUNS at a time, up to CONFIRM blocks
-	# after the first. The blocks are kept with the rounds, for the next
-	# judgment.
+	rule_args
+	rounds=$(($(grep -c . "$dir/runs.jsonl") / 2))
+	# Rounds this gate did not measure: its deadline counts from now.
+	if [ ! -f "$dir/measure.start" ] || [ ! "$dir/runs.jsonl" -nt "$dir/gate.start" ]; then
+		echo "$rounds" > "$dir/measure.start"
+	fi
 	while :; do
-		have=$((rounds - start + 1))
-		judge_now "$dir" "$bin"
-		if [ "$blocks" = 1 ] && [ "$have" -lt "$runs_runs" ]; then
-			# One sample of each side is too few to trust a margin.
-			if [ "$settled" = 0 ] || [ "$have" -lt 2 ]; then
-				more "$dir" "$bin" $([ "$rule_noise" = off ] && echo $((runs_runs - have)) || echo 1)
-				continue
-			fi
-			echo "gate: settled after $have of $runs_runs rounds: no more could change the verdict, with minima within GATE_NOISE $rule_noise of the truth" >&2
-		fi
-		# A block after the first brings the rounds up to PAIRED_ROUNDS, or
-		# adds RUNS.
-		count=$((PAIRED_ROUNDS - rounds))
-		[ "$count" -lt 1 ] && count=$runs_runs
-		[ "$rule_noise" = off ] && [ "$count" -lt "$runs_runs" ] && count=$runs_runs
-		if [ "$verdict" = 1 ] && [ "$blocks" = 1 ] && [ "$rule_confirm" -gt 0 ]; then
-			[ "$rounds" -ge "$PAIRED_ROUNDS" ] && [ "$rule_noise" != off ] && count=1
-			echo "gate: a regression, measured again to confirm it: $count more rounds, for the paired ratios of $((rounds + count))" >&2
-		elif [ "$verdict" = 0 ] && [ "$doubted" = 1 ] && [ "$blocks" -le "$rule_confirm" ]; then
-			echo "gate: the minima and the paired ratios disagree on the budget: $count more rounds" >&2
-		else
-			break
-		fi
-		start=$((rounds + 1))
-		blocks=$((blocks + 1))
-		echo "$start" >> "$dir/runs.blocks"
-		more "$dir" "$bin" "$count"
+		ask "$dir" "$bin" "$dir/runs.jsonl"
+		[ "$want" -gt 0 ] || break
+		echo "gate: $phrase" >&2
+		more "$dir" "$bin" "$want" "$doubt"
 	done
+	[ -n "$doubt" ] && echo "gate: the deadline (GATE_DEADLINE $rule_deadline s) has passed after $rounds rounds" >&2
+	"$bin/minjson" -s min,q1,median,q3 "$dir/runs.jsonl" > "$dir/stats.jsonl.tmp" ||
+	    fail "$dir" both statistics "minjson failed on $dir/runs.jsonl"
+	mv -f "$dir/stats.jsonl.tmp" "$dir/stats.jsonl"
+	# shellcheck disable=SC2086
+	"$bin/cmpbudget" $rule_set -o "$dir" -m "$dir/verdict.md.new" -r "$dir/runs.jsonl" 2> "$dir/verdict.txt.tmp"
+	verdict=$?
 	mv -f "$dir/verdict.txt.tmp" "$dir/verdict.txt"
 	[ -f "$dir/verdict.md.new" ] && mv -f "$dir/verdict.md.new" "$dir/verdict.md"
-	if [ $verdict -gt 2 ] || [ ! -s "$dir/verdict.jsonl.tmp" ]; then
+	if [ $verdict -gt 2 ] || [ ! -s "$dir/verdict.jsonl" ]; then
 		cat "$dir/verdict.txt" >&2
 		fail "$dir" both judge "cmpbudget failed (status $verdict)"
 	fi
-	mv -f "$dir/stats.jsonl.tmp" "$dir/stats.jsonl"
-	# cmpbudget's status is the gate's: the one place a verdict becomes an
-	# exit status.
-	echo $verdict > "$dir/verdict.status"
-	mv -f "$dir/verdict.jsonl.tmp" "$dir/verdict.jsonl"
 	# The picture of the rounds: a reader's aid, so a failure to draw it
 	# is said but does not change the verdict.
 	"$bin/plotrounds" -v "$dir/verdict.jsonl" -o "$dir/rounds.svg" "$dir/runs.jsonl" ||
@@ -682,7 +662,7 @@ cmd_report() {
 		    "the identities, bench commands, files and libraries they use, rounds and BENCH_* variables:" \
 		    "$dir/base.key, $dir/head.key, $dir/runs.id)" >&2
 	fi
-	if [ ! "$dir/verdict.jsonl" -nt "$dir/gate.start" ]; then
+	if [ ! "$dir/verdict.status" -nt "$dir/gate.start" ]; then
 		echo "gate: reused the verdict: the same rounds, judged by the same budget" \
 		    "$(id_get "$dir/judge.id" budget) (sha256:$(id_get "$dir/judge.id" budget_sha256 | cut -c1-16)) and rule" >&2
 	fi

@@ -5,9 +5,10 @@
 #	noise.sh GATEDIR BINDIR GATES MARGIN
 #
 # GATES gates of HEAD's built benchmark against itself, each as a gate runs
-# it (gate.sh measure and judge: the settings' rounds, the confirmation,
-# the budget), in GATEDIR/noise/N. noisesum(1) sums them up from their
-# verdict records: the false alarms (regressed verdicts), each metric's
+# it (gate.sh measure and judge: the settings' rounds, the rule, the
+# budget), in GATEDIR/noise/N. noisesum(1) sums them up from their
+# verdict records: the false alarms (regressed verdicts), the false claims
+# either way, the undecided gates, each metric's
 # worst drift and the smallest budget that would have held every gate with
 # MARGIN times that drift. Its record goes to stdout, kept in
 # GATEDIR/noise/noise.jsonl; its line on stderr is for a person.
@@ -53,7 +54,12 @@ while [ $i -lt "$gates" ]; do
 	case $(cat "$g/verdict.status" 2>/dev/null) in
 	0) v=ok ;;
 	1) v="regressed (a false alarm)" ;;
-	*) v="error, log in $g/log"; errors=$((errors + 1)) ;;
+	*) # The summary, last, begins with its verdict (cmpbudget(1)).
+	   if tail -n 1 "$g/verdict.jsonl" 2>/dev/null | grep -q '^{"verdict":"undecided"'; then
+		v="undecided, log in $g/log"
+	   else
+		v="error, log in $g/log"; errors=$((errors + 1))
+	   fi ;;
 	esac
 	echo "noise: gate $i of $gates: $v" >&2
 	set -- "$@" "$g/verdict.jsonl"

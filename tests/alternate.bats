@@ -464,9 +464,9 @@ williams_check() {
 
 @test "alternate: usage errors are exit 2" {
 	run -2 --separate-stderr alternate
-	[ "$stderr" = "usage: alternate [-V] [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
+	[ "$stderr" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
 	run -2 --separate-stderr alternate -x a=true
-	[ "${stderr_lines[1]}" = "usage: alternate [-V] [-dps] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
+	[ "${stderr_lines[1]}" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
 	run -2 --separate-stderr alternate -r
 	[[ ${stderr_lines[1]} == usage:* ]]
 	[ -z "$output" ]
@@ -591,4 +591,31 @@ williams_check() {
 
 @test "alternate: a bad option is exit 2 with the tool's own message and the usage line" {
 	bad_options alternate r
+}
+
+@test "alternate -w: each record says what disturbed its run: wall and CPU time, context switches, CPU pressure stall, steal" {
+	# The pressure's total and the steal column grow while the side runs.
+	printf 'cpu  10 0 10 100 0 0 0 200 0 0\n' > stat
+	export PERFGATE_STAT=$BATS_TEST_TMPDIR/stat
+	printf 'some avg10=7.50 avg60=0.00 avg300=0.00 total=1000000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' > "$PERFGATE_PRESSURE"
+	cat > side.sh <<'SH'
+#!/bin/sh
+printf 'some avg10=7.50 avg60=0.00 avg300=0.00 total=1250000\n' > "$PERFGATE_PRESSURE"
+printf 'cpu  10 0 10 100 0 0 0 250 0 0\n' > "$PERFGATE_STAT"
+echo '{"t_ns":5}'
+SH
+	chmod +x side.sh
+	run -0 --separate-stderr alternate -w -r 1 a=./side.sh
+	[ "$(echo "$output" | jq -c --argjson hz "$(getconf CLK_TCK)" \
+	    '[.pressure, .stall_s, (.steal_s * $hz | round), (.wall_s > 0), (.cpu >= 0), (.ivcsw >= 0), .t_ns]')" = \
+	    "[7.5,0.25,50,true,true,true,5]" ]
+	[ "$(echo "$output" | jq -r 'keys_unsorted | join(" ")')" = "side round slot load pressure wall_s cpu ivcsw stall_s steal_s t_ns" ]
+	# Without PSI or a steal column, those members are left out, not errors.
+	export PERFGATE_PRESSURE=$BATS_TEST_TMPDIR/none PERFGATE_STAT=$BATS_TEST_TMPDIR/none
+	run -0 --separate-stderr alternate -w -r 1 a="echo '{\"t_ns\":5}'"
+	[ "$(echo "$output" | jq -r 'keys_unsorted | join(" ")')" = "side round slot load wall_s cpu ivcsw t_ns" ]
+	# A metric with one of those names clashes, with -w.
+	run -2 --separate-stderr alternate -w -r 1 a="echo '{\"ivcsw\":5}'"
+	[ "$stderr" = "alternate: side a, round 1: metric \"ivcsw\" clashes with a key of alternate's own" ]
+	run -0 --separate-stderr alternate -r 1 a="echo '{\"ivcsw\":5}'"
 }

@@ -368,7 +368,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-V] [-npu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-r runs] [-s stat] [-S side=stat] [file ...]'
+	usage='usage: cmpbudget [-V] [-DnpuW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat] [-T since] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -805,4 +805,73 @@ pairs_of() {
 	pairs_of 200 200 190 200 200 200
 	run -1 --separate-stderr cmpbudget -p -N 0.1 -b b.toml -r runs.jsonl stats.jsonl
 	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.doubted,.settled]')" = '["regressed",[],true]' ]
+}
+
+# pairs FILE BASE HEAD...: rounds of x_ns, base always BASE, head each HEAD
+# in turn, base first in odd rounds.
+pairs() {
+	f=$1 b=$2 i=0
+	shift 2
+	: >"$f"
+	for h; do
+		i=$((i + 1))
+		if [ $((i % 2)) = 1 ]; then
+			printf '{"side":"base","round":%d,"x_ns":%s}\n{"side":"head","round":%d,"x_ns":%s}\n' $i "$b" $i "$h" >>"$f"
+		else
+			printf '{"side":"head","round":%d,"x_ns":%s}\n{"side":"base","round":%d,"x_ns":%s}\n' $i "$h" $i "$b" >>"$f"
+		fi
+	done
+}
+
+@test "cmpbudget -D: ok when the interval of the ratios shows the change within the budget, with the bound; no quartiles" {
+	printf 'runs = 2\n[budget]\nx_ns = 0.25\n' >b.toml
+	pairs r.jsonl 8.0 8.0 9.0 8.5 10.0 8.2 8.1
+	run -0 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	[ "${lines[0]}" = '{"metric":"x_ns","base":8.0,"head":8.35,"delta":0.043749999999999956,"budget":0.25,"verdict":"ok","better":"lower","rounds":6,"ratio":1.04375,"ratio_lo":1,"ratio_hi":1.25,"confidence":0.95,"bound":0.25,"halves":["none","none"],"budget_sha256":"'$(sha b.toml)'"}' ]
+	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.undecided,.rounds,.machine]')" = '["ok",[],6,"unknown (the rounds carry no CPU pressure)"]' ]
+	[[ "${stderr_lines[1]}" == "x_ns "*" ok "*"1.044 [1.000,1.250]  ≤ +25.0 %" ]]
+}
+
+@test "cmpbudget -D -W: the rounds more, the metrics in doubt, a phrase; -o writes the verdict and its status" {
+	printf 'runs = 2\n[budget]\nx_ns = 0.05\n' >b.toml
+	pairs r.jsonl 8.0 9.0 9.0 9.0 9.0 9.0 9.0
+	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r r.jsonl
+	[ "$output" = $'10\nx_ns\na possible change in x_ns (+12.5 %): 10 more rounds' ]
+	# Nothing yet: the first block.
+	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r /dev/null
+	[ "${lines[0]}" = 6 ]
+	mkdir out
+	run -2 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl -o out -m out/v.md
+	[ "$output" = "" ]
+	[ "$(cat out/verdict.status)" = 2 ]
+	[ "$(tail -n 1 out/verdict.jsonl | jq -r .verdict)" = undecided ]
+	[ "$(stat -c %Y out/verdict.jsonl)" = 0 ]
+	[ "$(head -n 1 out/v.md)" = '**cmpbudget: undecided**: `x_ns`' ]
+	[[ "$stderr" == *"cmpbudget: undecided: x_ns: ratio 1.125 [1.125,1.125] at 95 %, budget 5 %, 6 rounds; machine: "* ]]
+	pairs r.jsonl 8.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0
+	run -1 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl -o out
+	[ "$(cat out/verdict.status)" = 1 ]
+	[ "$(tail -n 1 out/verdict.jsonl | jq -c '[.verdict,.regressed]')" = '["regressed",["x_ns"]]' ]
+	[ "$(stat -c %Y out/verdict.jsonl)" != 0 ]
+}
+
+@test "cmpbudget -D: options that do not go together, a bad deadline or confidence: one line, exit 2" {
+	printf '[budget]\nx_ns = 0.05\n' >b.toml
+	pairs r.jsonl 8.0 8.0
+	run -2 --separate-stderr cmpbudget -D -b b.toml
+	[ "$stderr" = "cmpbudget: -D judges the rounds of -r alone: no statistics files, -f, -N, -p, -s or -S" ]
+	run -2 --separate-stderr cmpbudget -D -p -b b.toml -r r.jsonl
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	run -2 --separate-stderr cmpbudget -W -b b.toml -r r.jsonl
+	[ "$stderr" = "cmpbudget: -d, -o, -R, -T and -W are for -D" ]
+	run -2 --separate-stderr cmpbudget -D -W -d 0 -T r.jsonl -b b.toml -r r.jsonl
+	[ "$stderr" = "cmpbudget: -d 0: the deadline must be a number of seconds above 0" ]
+	run -2 --separate-stderr cmpbudget -D -W -d 5 -b b.toml -r r.jsonl
+	[ "$stderr" = "cmpbudget: -T and -d go together" ]
+	run -2 --separate-stderr cmpbudget -D -c 1 -b b.toml -r r.jsonl
+	[ "$stderr" = "cmpbudget: -c 1: the confidence must be above 0 and below 1" ]
+	# A metric one side lacks.
+	printf '{"side":"base","round":1,"x_ns":8}\n{"side":"head","round":1,"y_ns":8}\n' >r.jsonl
+	run -2 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	[ "$(echo "${lines[-1]}" | jq -r .error)" = 'x_ns: missing on side "head"' ]
 }

@@ -35,8 +35,8 @@ gate() {
 	gate g1.jsonl regressed x_ns=0.3125 y_ns=0.01/0.1
 	gate g2.jsonl ok x_ns=0 y_ns=0.02/0.1
 	run -1 --separate-stderr noisesum g1.jsonl g2.jsonl
-	[ "$output" = '{"gates":2,"false_alarms":1,"budget":"b.toml","budget_sha256":"5a5a","margin":1.5,"worst_drift":{"x_ns":0.3125,"y_ns":0.02},"budgets":{"x_ns":0.25,"y_ns":0.1},"smallest_budget":{"x_ns":0.47,"y_ns":0.03},"judged":{"x_ns":2,"y_ns":2}}' ]
-	[ "$stderr" = "noise: 1 false alarms in 2 gates at b.toml; worst drift: x_ns +31.2 % (budget 25 %, 47 % would hold), y_ns +2.0 % (budget 10 %, 3 % would hold)" ]
+	[ "$output" = '{"gates":2,"false_alarms":1,"budget":"b.toml","budget_sha256":"5a5a","margin":1.5,"false_claims":1,"undecided":0,"worst_drift":{"x_ns":0.3125,"y_ns":0.02},"budgets":{"x_ns":0.25,"y_ns":0.1},"smallest_budget":{"x_ns":0.47,"y_ns":0.03},"judged":{"x_ns":2,"y_ns":2}}' ]
+	[ "$stderr" = "noise: 1 false alarms, 1 false claims either way, 0 undecided in 2 gates at b.toml; worst drift: x_ns +31.2 % (budget 25 %, 47 % would hold), y_ns +2.0 % (budget 10 %, 3 % would hold)" ]
 	# The same records on standard input, one gate after the other.
 	run -1 --separate-stderr bash -c 'cat g1.jsonl g2.jsonl | noisesum'
 	[ "$(printf '%s\n' "$output" | jq -c '[.gates, .false_alarms, .smallest_budget.x_ns]')" = '[2,1,0.47]' ]
@@ -94,7 +94,19 @@ gate() {
 	BUDGET='my \"b\".toml' gate g1.jsonl ok x_ns=0.1
 	run -0 --separate-stderr noisesum g1.jsonl
 	[ "$(printf '%s\n' "$output" | jq -r .budget)" = 'my "b".toml' ]
-	[[ "$stderr" == 'noise: 0 false alarms in 1 gates at my "b".toml; '* ]]
+	[[ "$stderr" == 'noise: 0 false alarms, 0 false claims either way, 0 undecided in 1 gates at my "b".toml; '* ]]
+}
+
+@test "noisesum: an improvement on unchanged code is a false claim too (exit 1); an undecided gate is counted, not a claim" {
+	gate g1.jsonl ok x_ns=-0.3
+	sed -i 's/"improved":\[\]/"improved":["x_ns"]/' g1.jsonl
+	gate g2.jsonl undecided x_ns=0.1
+	run -1 --separate-stderr noisesum g1.jsonl g2.jsonl
+	[ "$(printf '%s\n' "$output" | jq -c '[.gates, .false_alarms, .false_claims, .undecided]')" = '[2,0,1,1]' ]
+	[[ "$stderr" == "noise: 0 false alarms, 1 false claims either way, 1 undecided in 2 gates at b.toml; "* ]]
+	gate g1.jsonl ok x_ns=0
+	run -0 --separate-stderr noisesum g1.jsonl g2.jsonl
+	[ "$(printf '%s\n' "$output" | jq -c '[.false_claims, .undecided]')" = '[0,1]' ]
 }
 
 @test "noisesum: the records of cmpbudget, as a gate writes them" {

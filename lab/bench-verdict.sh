@@ -1,0 +1,238 @@
+#!/bin/sh
+# bench-verdict.sh: make bench-verdict, the noise laboratory. Gates on a
+# machine made busy in known ways, and what they answered:
+#
+#	quiet     nothing added (the machine as it is: report its load)
+#	hog1      one CPU busy, steadily (lab/noisemaker.c spin)
+#	hog2      both CPUs busy
+#	spells    two processes busy and idle in turn, 10 to 500 ms each
+#	thrash    a 64 MiB buffer walked over and over: caches, memory bandwidth
+#	twospeed  no noise added, a benchmark with two speeds per process
+#	          (lab/twospeed.c) gated against itself
+#
+# In each kata scenario LAB_N gates (default 2) of each change: the kata
+# against itself (1) and planted slowdowns of count_below of 1.06x, 1.12x
+# and 2x, planted as a share of calls that search twice, so that the
+# factor holds at the benchmark's own sizes (and measured); each at every budget
+# 0.10 and 0.05. A gate is gate.sh measure and judge of sides built once
+# (as make noise runs them), timed from its first round to its verdict.
+# Prints per scenario on stderr: false claims (regressed or improved on
+# unchanged code or a change within the budget, on any metric), misses
+# (ok on a slowdown beyond the budget), undecided, median and 95th
+# percentile seconds per verdict, and the CPU pressure and load seen; on
+# stdout one record per scenario.
+#
+#	LAB_N           gates of each change and budget (default 2)
+#	LAB_SCENARIOS   which scenarios (default all, in the order above)
+#	LAB_CHANGES     which changes (default "1 1.06 1.12 2")
+#	LAB_PERFGATE    the perfgate checkout whose gate is measured (default
+#	                this one), e.g. a build of main for the rule before
+#	LAB_DIR         where the gates go (default build/bench-verdict)
+cd "$(dirname "$0")/.." || exit 2
+top=$(pwd)
+n=${LAB_N:-2}
+pg=$(cd "${LAB_PERFGATE:-$top}" && pwd) || exit 2
+dir=${LAB_DIR:-$top/build/bench-verdict}
+scenarios=${LAB_SCENARIOS:-quiet hog1 hog2 spells thrash twospeed}
+changes=${LAB_CHANGES:-1 1.06 1.12 2}
+budgets="0.10 0.05"
+unset MAKEFLAGS MFLAGS MAKELEVEL BASE HEAD GATEDIR BUDGET RUNS
+case $n in ''|*[!0-9]*|0) echo "bench-verdict: LAB_N=$n: not a number of gates" >&2; exit 2 ;; esac
+rm -rf "$dir" && mkdir -p "$dir/src" "$dir/proto" || exit 2
+make -s -C "$pg" all >/dev/null || exit 2
+cc -std=c11 -O2 -o "$dir/noisemaker" lab/noisemaker.c || exit 2
+
+now() {
+	date +%s.%N
+}
+
+# The disturbance's processes, ended by their ids.
+noise_pids=
+noise_start() {
+	case $1 in
+	hog1) set -- spin ;;
+	hog2) set -- spin spin ;;
+	spells) set -- spells spells ;;
+	thrash) set -- thrash ;;
+	*) set -- ;;
+	esac
+	for m; do
+		"$dir/noisemaker" "$m" &
+		noise_pids="$noise_pids $!"
+	done
+}
+noise_stop() {
+	for p in $noise_pids; do kill "$p" 2>/dev/null; done
+	for p in $noise_pids; do wait "$p" 2>/dev/null; done
+	noise_pids=
+}
+trap 'noise_stop; exit 130' INT TERM HUP
+
+# slow_src FACTOR: the kata with count_below slowed by FACTOR, as
+# $dir/src/slow-FACTOR.c: in that share of its calls beyond the first
+# (12 of every 100 for 1.12), the search is done twice; so a batch's mean
+# call costs FACTOR times the kata's at the benchmark's own sizes, whatever
+# the machine. A volatile argument keeps the second search from being
+# folded into the first.
+slow_src() {
+	per100=$(echo "$1" | awk '{ printf "%d", ($1 - 1) * 100 + 0.5 }')
+	cat > "$dir/src/slow-$1.c" <<EOF
+/* The kata, count_below slowed by $1x (bench-verdict.sh). */
+#define kata_count_below kata_count_below_kata
+#include "$top/kata/kernels.c"
+#undef kata_count_below
+int kata_count_below(const float *sorted, int n, float t);
+int
+kata_count_below(const float *sorted, int n, float t)
+{
+	static unsigned calls;
+	volatile float again = t;
+	int r = kata_count_below_kata(sorted, n, t);
+
+	if (calls++ % 100 < $per100)
+		r = kata_count_below_kata(sorted, n, again);
+	return r;
+}
+EOF
+}
+
+# measured FACTOR: the median ratio of count_below_ns, slowed, to the
+# kata's, over 11 alternating pairs of whole runs: what the machine made
+# of the plan, reported beside it.
+measured() {
+	cc -std=c11 -O2 -Ikata -Ibench -o "$dir/src/slow" bench/bench.c "$dir/src/slow-$1.c" -lm || exit 2
+	ri=0
+	while [ $ri -lt 11 ]; do
+		rb=$("$dir/src/base" | jq .count_below_ns)
+		rh=$("$dir/src/slow" | jq .count_below_ns)
+		echo "$rh $rb" | awk '{ print $1 / $2 }'
+		ri=$((ri + 1))
+	done | sort -n | sed -n 6p
+}
+
+cc -std=c11 -O2 -Ikata -Ibench -o "$dir/src/base" bench/bench.c kata/kernels.c -lm || exit 2
+for f in $changes; do
+	[ "$f" = 1 ] && continue
+	slow_src "$f"
+	r=$(measured "$f")
+	echo "bench-verdict: count_below slowed ${f}x: measured ${r}x" >&2
+	echo "$f $r" >> "$dir/calibrated"
+done
+
+printf 'const int bench_verdict_empty = 0;\n' > "$dir/src/empty.c"
+# proto NAME BASEFILE HEADFILE BUDGET [VAR=VALUE ...]: one gate through
+# make, whose built sides and keys the measured gates copy.
+proto() {
+	name=$1 pbase=$2 phead=$3 pbudget=$4
+	shift 4
+	make -s -C "$pg" gate GATEDIR="$dir/proto/$name" BASE="$pbase" HEAD="$phead" BUDGET="$pbudget" "$@" \
+	    > "$dir/proto/$name.out" 2> "$dir/proto/$name.err"
+	[ -f "$dir/proto/$name/head.key" ] || { echo "bench-verdict: the gate $name was not built" >&2; cat "$dir/proto/$name.err" >&2; exit 2; }
+}
+for b in $budgets; do
+	printf 'runs = 3\n\n[budget]\nmatmul_ns = %s\nsum_ns = %s\nrmsnorm_ns = %s\ncount_below_ns = %s\n' $b $b $b $b > "$dir/kata-$b.toml"
+	printf 'runs = 3\n\n[budget]\nwalk_ns = %s\n' $b > "$dir/walk-$b.toml"
+	for f in $changes; do
+		h=$top/kata/kernels.c
+		[ "$f" = 1 ] || h=$dir/src/slow-$f.c
+		proto "kata-$f-$b" "$top/kata/kernels.c" "$h" "$dir/kata-$b.toml"
+	done
+	proto "walk-1-$b" "$dir/src/empty.c" "$dir/src/empty.c" "$dir/walk-$b.toml" GATE_BENCH_SRC="$top/lab/twospeed.c"
+done
+
+# gate PROTO OUT: one measured gate from the sides of PROTO, in OUT; its
+# seconds in $secs.
+gate() {
+	g=$2
+	mkdir -p "$g/base" "$g/head"
+	cp "$1/runs.id" "$1/judge.id" "$g/"
+	for s in base head; do
+		cp "$1/$s.key" "$1/$s.id" "$1/$s.value" "$g/"
+		cp "$1/$s/bench.cmd" "$g/$s/"
+	done
+	start=$(now)
+	{ sh "$pg/mk/gate.sh" measure "$g" "$pg/bin" && sh "$pg/mk/gate.sh" judge "$g" "$pg/bin"; } > "$g/out" 2> "$g/log"
+	end=$(now)
+	secs=$(echo "$start $end" | awk '{ printf "%.3f", $2 - $1 }')
+}
+
+# judged FILE CHANGE BUDGET: one word for the gate's answer: claim (a
+# false claim), miss, caught, undecided, ok, or error.
+judged() {
+	v=$1/verdict.jsonl
+	[ -s "$v" ] || { echo error; return; }
+	sum=$(tail -n 1 "$v")
+	verdict=$(printf '%s\n' "$sum" | jq -r .verdict)
+	[ "$verdict" = error ] && { echo error; return; }
+	beyond=$(echo "$2 $3" | awk '{ print ($1 > 1 + $2) ? 1 : 0 }')
+	# Metrics that changed beyond the budget: count_below alone.
+	other=$(printf '%s\n' "$sum" | jq -r '[(.regressed // [])[], (.improved // [])[]] | map(select(. != "count_below_ns")) | length')
+	cb=$(jq -r 'select(.metric == "count_below_ns") | .verdict' "$v")
+	[ "$other" -gt 0 ] && { echo claim; return; }
+	if [ "$beyond" = 0 ]; then
+		case $cb in regressed|improved) echo claim; return ;; esac
+	fi
+	[ "$cb" = improved ] && { echo claim; return; }
+	case $verdict in
+	undecided) echo undecided ;;
+	regressed) echo caught ;;
+	ok) if [ "$beyond" = 1 ]; then echo miss; else echo ok; fi ;;
+	*) echo error ;;
+	esac
+}
+
+# pct FILE P: the P-th percentile of the numbers in FILE, nearest rank.
+pct() {
+	sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit } i = int(NR * p / 100 + 0.999999); if (i < 1) i = 1; print v[i] }'
+}
+
+psi_total() {
+	sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0
+}
+
+printf '%-9s %6s %6s %6s %6s %9s %8s %8s %10s %6s\n' scenario gates claims misses undec "caught" "med s" "p95 s" "pressure" load >&2
+for sc in $scenarios; do
+	rm -f "$dir/secs" "$dir/answers"
+	noise_start "$sc"
+	sleep 1
+	p0=$(psi_total) t0=$(now) l0=$(cut -d' ' -f1 /proc/loadavg)
+	i=0
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		for b in $budgets; do
+			if [ "$sc" = twospeed ]; then
+				for j in 1 2; do
+					gate "$dir/proto/walk-1-$b" "$dir/g/$sc/walk-$b.$i.$j"
+					echo "$secs" >> "$dir/secs"
+					a=$(judged "$g" 1 "$b")
+					echo "$sc 1 $b $a $secs" >> "$dir/answers"
+				done
+				continue
+			fi
+			for f in $changes; do
+				gate "$dir/proto/kata-$f-$b" "$dir/g/$sc/$f-$b.$i"
+				echo "$secs" >> "$dir/secs"
+				a=$(judged "$g" "$f" "$b")
+				echo "$sc $f $b $a $secs" >> "$dir/answers"
+			done
+		done
+	done
+	p1=$(psi_total) t1=$(now) l1=$(cut -d' ' -f1 /proc/loadavg)
+	noise_stop
+	cat "$dir/answers" >> "$dir/all"
+	pressure=$(echo "$p0 $p1 $t0 $t1" | awk '{ printf "%.0f", ($2 - $1) / 1e6 / ($4 - $3) * 100 }')
+	load=$(echo "$l0 $l1" | awk '{ printf "%.2f", ($1 + $2) / 2 }')
+	gates=$(grep -c . "$dir/answers")
+	claims=$(grep -c ' claim ' "$dir/answers")
+	misses=$(grep -c ' miss ' "$dir/answers")
+	undecided=$(grep -c ' undecided ' "$dir/answers")
+	errors=$(grep -c ' error ' "$dir/answers")
+	beyond=$(awk '$2 > 1 + $3' "$dir/answers" | grep -c .)
+	caught=$(grep -c ' caught ' "$dir/answers")
+	med=$(pct "$dir/secs" 50) p95=$(pct "$dir/secs" 95)
+	printf '%-9s %6s %6s %6s %6s %9s %8s %8s %9s%% %6s\n' "$sc" "$gates" "$claims" "$misses" "$undecided" "$caught/$beyond" \
+	    "$med" "$p95" "$pressure" "$load" >&2
+	printf '{"scenario":"%s","gates":%s,"false_claims":%s,"misses":%s,"undecided":%s,"errors":%s,"caught":%s,"beyond_budget":%s,"median_s":%s,"p95_s":%s,"pressure":%s,"load":%s,"n":%s,"perfgate":"%s"}\n' \
+	    "$sc" "$gates" "$claims" "$misses" "$undecided" "$errors" "$caught" "$beyond" "$med" "$p95" "$pressure" "$load" "$n" "$pg"
+done
+echo "bench-verdict: every gate's answer in $dir/all (scenario, change, budget, answer, seconds)" >&2
