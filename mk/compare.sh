@@ -224,7 +224,8 @@ fi
 # A reference is fixed by its name: its compiler and flags are those the
 # document gives it. That, the licences, and a resume that could not be
 # merged are refused before anything is measured.
-[ -f "$doc" ] && set -- "$@" -f "$doc"
+# (A document that cannot be read fixes nothing: a full run replaces it.)
+[ -f "$doc" ] && "$bin/perfdoc" -q "$doc" >/dev/null 2>&1 && set -- "$@" -f "$doc"
 if [ -n "$resume" ]; then
 	"$bin/perfdoc" -o "$dir/resume-check.json" -r "$doc" -s "$list" -C "" "$@" || exit 2
 else

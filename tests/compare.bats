@@ -386,3 +386,9 @@ gitproject() {
 	# The implementation's own licence is its own.
 	run -0 --separate-stderr fake compare COMPARE_LICENSE_impl='GPL-3.0-only'
 }
+
+@test "compare: a document that cannot be read fixes no reference: a full run replaces it" {
+	mkdir docs && echo keep >docs/perf.json
+	run -0 --separate-stderr fake compare COMPARE_CC_ref=cc COMPARE_CFLAGS_ref=-O3
+	[ "$(jq -r .sides.ref.cflags docs/perf.json)" = -O3 ]
+}
