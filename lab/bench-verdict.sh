@@ -13,14 +13,16 @@
 # In each kata scenario LAB_N gates (default 2) of each change: the kata
 # against itself (1) and planted slowdowns of count_below of 1.06x, 1.12x
 # and 2x, planted as a share of calls that search twice, so that the
-# factor holds at the benchmark's own sizes (and measured); each at every budget
+# factor holds at the benchmark's own sizes; each at every budget
 # 0.10 and 0.05. A gate is gate.sh measure and judge of sides built once
 # (as make noise runs them), timed from its first round to its verdict.
 # Prints per scenario on stderr: false claims (regressed or improved on
 # unchanged code or a change within the budget, on any metric), misses
 # (ok on a slowdown beyond the budget), undecided, median and 95th
 # percentile seconds per verdict, and the CPU pressure and load seen; on
-# stdout one record per scenario.
+# stdout one record per scenario. Whether a slowdown is beyond a budget
+# is judged by its true factor: the median, over all its gates, of each
+# gate's median ratio of count_below.
 #
 #	LAB_N           gates of each change and budget (default 2)
 #	LAB_SCENARIOS   which scenarios (default all, in the order above)
@@ -70,10 +72,11 @@ trap 'noise_stop; exit 130' INT TERM HUP
 
 # slow_src FACTOR: the kata with count_below slowed by FACTOR, as
 # $dir/src/slow-FACTOR.c: in that share of its calls beyond the first
-# (12 of every 100 for 1.12), the search is done twice; so a batch's mean
-# call costs FACTOR times the kata's at the benchmark's own sizes, whatever
-# the machine. A volatile argument keeps the second search from being
-# folded into the first.
+# (12 of every 100 for 1.12), a second search, for an entry of the array
+# taken at random, as costly as the benchmark's own; so a batch's mean
+# call costs about FACTOR times the kata's at the benchmark's own sizes. The base of a slowdown's gate is the same code
+# with no second search (slow-1.c), so that the wrapper's own cost is on
+# both sides.
 slow_src() {
 	per100=$(echo "$1" | awk '{ printf "%d", ($1 - 1) * 100 + 0.5 }')
 	cat > "$dir/src/slow-$1.c" <<EOF
@@ -85,38 +88,24 @@ int kata_count_below(const float *sorted, int n, float t);
 int
 kata_count_below(const float *sorted, int n, float t)
 {
-	static unsigned calls;
-	volatile float again = t;
+	static unsigned calls, at;
+	static volatile int sink;
 	int r = kata_count_below_kata(sorted, n, t);
 
-	if (calls++ % 100 < $per100)
-		r = kata_count_below_kata(sorted, n, again);
+	if (++calls == 100)
+		calls = 0;
+	if (calls < $per100) {
+		at = (at + 104729u) % (unsigned)n;
+		sink = kata_count_below_kata(sorted, n, sorted[at]);
+	}
 	return r;
 }
 EOF
 }
 
-# measured FACTOR: the median ratio of count_below_ns, slowed, to the
-# kata's, over 11 alternating pairs of whole runs: what the machine made
-# of the plan, reported beside it.
-measured() {
-	cc -std=c11 -O2 -Ikata -Ibench -o "$dir/src/slow" bench/bench.c "$dir/src/slow-$1.c" -lm || exit 2
-	ri=0
-	while [ $ri -lt 11 ]; do
-		rb=$("$dir/src/base" | jq .count_below_ns)
-		rh=$("$dir/src/slow" | jq .count_below_ns)
-		echo "$rh $rb" | awk '{ print $1 / $2 }'
-		ri=$((ri + 1))
-	done | sort -n | sed -n 6p
-}
-
-cc -std=c11 -O2 -Ikata -Ibench -o "$dir/src/base" bench/bench.c kata/kernels.c -lm || exit 2
+slow_src 1
 for f in $changes; do
-	[ "$f" = 1 ] && continue
-	slow_src "$f"
-	r=$(measured "$f")
-	echo "bench-verdict: count_below slowed ${f}x: measured ${r}x" >&2
-	echo "$f $r" >> "$dir/calibrated"
+	[ "$f" = 1 ] || slow_src "$f"
 done
 
 printf 'const int bench_verdict_empty = 0;\n' > "$dir/src/empty.c"
@@ -133,9 +122,11 @@ for b in $budgets; do
 	printf 'runs = 3\n\n[budget]\nmatmul_ns = %s\nsum_ns = %s\nrmsnorm_ns = %s\ncount_below_ns = %s\n' $b $b $b $b > "$dir/kata-$b.toml"
 	printf 'runs = 3\n\n[budget]\nwalk_ns = %s\n' $b > "$dir/walk-$b.toml"
 	for f in $changes; do
-		h=$top/kata/kernels.c
-		[ "$f" = 1 ] || h=$dir/src/slow-$f.c
-		proto "kata-$f-$b" "$top/kata/kernels.c" "$h" "$dir/kata-$b.toml"
+		if [ "$f" = 1 ]; then
+			proto "kata-$f-$b" "$top/kata/kernels.c" "$top/kata/kernels.c" "$dir/kata-$b.toml"
+		else
+			proto "kata-$f-$b" "$dir/src/slow-1.c" "$dir/src/slow-$f.c" "$dir/kata-$b.toml"
+		fi
 	done
 	proto "walk-1-$b" "$dir/src/empty.c" "$dir/src/empty.c" "$dir/walk-$b.toml" GATE_BENCH_SRC="$top/lab/twospeed.c"
 done
@@ -156,24 +147,30 @@ gate() {
 	secs=$(echo "$start $end" | awk '{ printf "%.3f", $2 - $1 }')
 }
 
-# judged FILE CHANGE BUDGET: one word for the gate's answer: claim (a
-# false claim), miss, caught, undecided, ok, or error.
-judged() {
+# raw GATEDIR: what a gate answered, as "VERDICT CB RATIO OTHER": the
+# summary's verdict, count_below's verdict and median ratio, and how many
+# other metrics it claimed changed.
+raw() {
 	v=$1/verdict.jsonl
-	[ -s "$v" ] || { echo error; return; }
-	sum=$(tail -n 1 "$v")
-	verdict=$(printf '%s\n' "$sum" | jq -r .verdict)
-	[ "$verdict" = error ] && { echo error; return; }
-	beyond=$(echo "$2 $3" | awk '{ print ($1 > 1 + $2) ? 1 : 0 }')
-	# Metrics that changed beyond the budget: count_below alone.
-	other=$(printf '%s\n' "$sum" | jq -r '[(.regressed // [])[], (.improved // [])[]] | map(select(. != "count_below_ns")) | length')
-	cb=$(jq -r 'select(.metric == "count_below_ns") | .verdict' "$v")
-	[ "$other" -gt 0 ] && { echo claim; return; }
-	if [ "$beyond" = 0 ]; then
-		case $cb in regressed|improved) echo claim; return ;; esac
-	fi
-	[ "$cb" = improved ] && { echo claim; return; }
-	case $verdict in
+	[ -s "$v" ] || { echo "error error 1 0"; return; }
+	verdict=$(tail -n 1 "$v" | jq -r .verdict)
+	other=$(tail -n 1 "$v" | jq -r '[(.regressed // [])[], (.improved // [])[]] | map(select(. != "count_below_ns")) | length')
+	cb=$(jq -r 'select(.metric == "count_below_ns") | "\(.verdict) \(.ratio // 1)"' "$v")
+	[ -n "$cb" ] || cb="none 1"
+	echo "$verdict $cb $other"
+}
+
+# judged VERDICT CB OTHER FACTOR BUDGET: one word for the answer, against
+# the change's true factor: claim (a false claim: a change claimed on a
+# metric that did not change, or on count_below beyond what it changed),
+# miss, caught, undecided, ok, or error.
+judged() {
+	[ "$1" = error ] && { echo error; return; }
+	beyond=$(echo "$4 $5" | awk '{ print ($1 > 1 + $2) ? 1 : 0 }')
+	[ "$3" -gt 0 ] && { echo claim; return; }
+	[ "$2" = improved ] && { echo claim; return; }
+	[ "$beyond" = 0 ] && [ "$2" = regressed ] && { echo claim; return; }
+	case $1 in
 	undecided) echo undecided ;;
 	regressed) echo caught ;;
 	ok) if [ "$beyond" = 1 ]; then echo miss; else echo ok; fi ;;
@@ -190,9 +187,7 @@ psi_total() {
 	sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0
 }
 
-printf '%-9s %6s %6s %6s %6s %9s %8s %8s %10s %6s\n' scenario gates claims misses undec "caught" "med s" "p95 s" "pressure" load >&2
 for sc in $scenarios; do
-	rm -f "$dir/secs" "$dir/answers"
 	noise_start "$sc"
 	sleep 1
 	p0=$(psi_total) t0=$(now) l0=$(cut -d' ' -f1 /proc/loadavg)
@@ -203,31 +198,48 @@ for sc in $scenarios; do
 			if [ "$sc" = twospeed ]; then
 				for j in 1 2; do
 					gate "$dir/proto/walk-1-$b" "$dir/g/$sc/walk-$b.$i.$j"
-					echo "$secs" >> "$dir/secs"
-					a=$(judged "$g" 1 "$b")
-					echo "$sc 1 $b $a $secs" >> "$dir/answers"
+					echo "$sc 1 $b $(raw "$g") $secs" >> "$dir/raw"
 				done
 				continue
 			fi
 			for f in $changes; do
 				gate "$dir/proto/kata-$f-$b" "$dir/g/$sc/$f-$b.$i"
-				echo "$secs" >> "$dir/secs"
-				a=$(judged "$g" "$f" "$b")
-				echo "$sc $f $b $a $secs" >> "$dir/answers"
+				echo "$sc $f $b $(raw "$g") $secs" >> "$dir/raw"
 			done
 		done
 	done
 	p1=$(psi_total) t1=$(now) l1=$(cut -d' ' -f1 /proc/loadavg)
 	noise_stop
-	cat "$dir/answers" >> "$dir/all"
-	pressure=$(echo "$p0 $p1 $t0 $t1" | awk '{ printf "%.0f", ($2 - $1) / 1e6 / ($4 - $3) * 100 }')
-	load=$(echo "$l0 $l1" | awk '{ printf "%.2f", ($1 + $2) / 2 }')
+	echo "$sc $(echo "$p0 $p1 $t0 $t1" | awk '{ printf "%.0f", ($2 - $1) / 1e6 / ($4 - $3) * 100 }') $(echo "$l0 $l1" | awk '{ printf "%.2f", ($1 + $2) / 2 }')" >> "$dir/seen"
+done
+
+# Each slowdown's true factor: the median of count_below's median ratio
+# over all its gates, every scenario and budget (hundreds of rounds); the
+# kata against itself is 1.
+for f in $changes; do
+	if [ "$f" = 1 ]; then t=1; else t=$(awk -v f="$f" '$2 == f && $1 != "twospeed" { print $6 }' "$dir/raw" | sort -n |
+	    awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 1 }'); fi
+	echo "$f $t" >> "$dir/factors"
+	[ "$f" = 1 ] || echo "bench-verdict: count_below slowed ${f}x planted, ${t}x in the gates (the median of their median ratios)" >&2
+done
+while read -r sc f b verdict cb ratio other secs; do
+	t=$(awk -v f="$f" '$1 == f { print $2 }' "$dir/factors")
+	[ "$sc" = twospeed ] && t=1
+	echo "$sc $f $b $(judged "$verdict" "$cb" "$other" "$t" "$b") $secs $t"
+done < "$dir/raw" > "$dir/all"
+
+printf '%-9s %6s %6s %6s %6s %9s %8s %8s %10s %6s\n' scenario gates claims misses undec "caught" "med s" "p95 s" "pressure" load >&2
+for sc in $scenarios; do
+	grep "^$sc " "$dir/all" > "$dir/answers"
+	awk '{ print $5 }' "$dir/answers" > "$dir/secs"
+	pressure=$(awk -v s="$sc" '$1 == s { print $2 }' "$dir/seen")
+	load=$(awk -v s="$sc" '$1 == s { print $3 }' "$dir/seen")
 	gates=$(grep -c . "$dir/answers")
 	claims=$(grep -c ' claim ' "$dir/answers")
 	misses=$(grep -c ' miss ' "$dir/answers")
 	undecided=$(grep -c ' undecided ' "$dir/answers")
 	errors=$(grep -c ' error ' "$dir/answers")
-	beyond=$(awk '$2 > 1 + $3' "$dir/answers" | grep -c .)
+	beyond=$(awk '$6 > 1 + $3' "$dir/answers" | grep -c .)
 	caught=$(grep -c ' caught ' "$dir/answers")
 	med=$(pct "$dir/secs" 50) p95=$(pct "$dir/secs" 95)
 	printf '%-9s %6s %6s %6s %6s %9s %8s %8s %9s%% %6s\n' "$sc" "$gates" "$claims" "$misses" "$undecided" "$caught/$beyond" \
@@ -235,4 +247,4 @@ for sc in $scenarios; do
 	printf '{"scenario":"%s","gates":%s,"false_claims":%s,"misses":%s,"undecided":%s,"errors":%s,"caught":%s,"beyond_budget":%s,"median_s":%s,"p95_s":%s,"pressure":%s,"load":%s,"n":%s,"perfgate":"%s"}\n' \
 	    "$sc" "$gates" "$claims" "$misses" "$undecided" "$errors" "$caught" "$beyond" "$med" "$p95" "$pressure" "$load" "$n" "$pg"
 done
-echo "bench-verdict: every gate's answer in $dir/all (scenario, change, budget, answer, seconds)" >&2
+echo "bench-verdict: every gate's answer in $dir/all (scenario, change, budget, answer, seconds, true factor)" >&2
