@@ -16,6 +16,7 @@
 
 #include "jsonl.h"
 #include "judge.h"
+#include "perfjson.h"
 #include "report.h"
 #include "util.h"
 #include "version.h"
@@ -81,6 +82,17 @@ member(const struct jrecord *rec, const char *key, enum jtype type)
 	return s;
 }
 
+/* A string member's text, its escapes undone (it is written escaped once). */
+static char *
+member_text(const struct jrecord *rec, const char *key)
+{
+	const struct jfield *f = jget(rec, key, strlen(key));
+
+	if (f == NULL || f->type != J_STRING)
+		return NULL;
+	return json_unescape(f->raw, f->rawlen);
+}
+
 /*
  * Read one shard: its metric records, then its summary, which must come
  * last. A record the shard cannot stand behind is a failure, not a skip.
@@ -118,7 +130,7 @@ readshard(size_t k)
 				fail("%s:%lu: the summary has no \"verdict\"", r.name, r.lineno);
 				break;
 			}
-			sh->error = member(&rec, "error", J_STRING);
+			sh->error = member_text(&rec, "error");
 			sh->base = member(&rec, "base", J_OBJECT);
 			sh->head = member(&rec, "head", J_OBJECT);
 			sh->budget = member(&rec, "budget_sha256", J_STRING);

@@ -237,14 +237,67 @@ report_table(FILE *fp, const struct report *rp)
 	}
 }
 
+/*
+ * Text from a benchmark, a budget or a file, shown as text in Markdown
+ * (GitHub's): HTML's characters as entities, so that no tag is ever a
+ * tag; the characters that start emphasis, code, links, tables or
+ * strikethrough escaped; a control byte (a newline would begin a heading)
+ * as \u00XX.
+ */
 static void
 mdcell(FILE *fp, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', fp);
-		fputc(*s, fp);
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '<')
+			fputs("&lt;", fp);
+		else if (c == '>')
+			fputs("&gt;", fp);
+		else if (c == '&')
+			fputs("&amp;", fp);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else {
+			if (strchr("\\|`*[]~", c) != NULL)
+				fputc('\\', fp);
+			fputc(c, fp);
+		}
 	}
+}
+
+/*
+ * A name as code: between fences of one backtick more than its longest
+ * run of them (CommonMark), control bytes as \u00XX; inside code no tag
+ * or emphasis is read.
+ */
+static void
+mdcode(FILE *fp, const char *s)
+{
+	size_t run = 0, most = 0, i;
+	const char *p;
+
+	for (p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > most)
+			most = run;
+	}
+	for (i = 0; i <= most; i++)
+		fputc('`', fp);
+	if (most)
+		fputc(' ', fp);
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	if (most)
+		fputc(' ', fp);
+	for (i = 0; i <= most; i++)
+		fputc('`', fp);
 }
 
 /*
@@ -259,7 +312,8 @@ mdlist(FILE *fp, const struct report *rp, enum verdict v, const char *prefix)
 
 	for (i = 0; i < rp->n; i++)
 		if (rp->res[i].verdict == v) {
-			fprintf(fp, "%s `%s`", first ? prefix : ",", rp->res[i].e->name);
+			fprintf(fp, "%s ", first ? prefix : ",");
+			mdcode(fp, rp->res[i].e->name);
 			first = 0;
 		}
 }

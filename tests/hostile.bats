@@ -501,3 +501,20 @@ SH
 	sleep 0.3
 	[ -z "$(left "sleep $mark.5")" ]
 }
+
+@test "hostile: names: a side's version and description reach perf-table.md as text, not HTML or a heading" {
+	cd "$T"
+	export PERFGATE_PRESSURE=$T/pressure
+	setpressure 1.00
+	unset RESUME
+	C=$DATA/compare
+	run -0 --separate-stderr make -s --no-print-directory -f "$C/Makefile" compare FAKE_CC="'<img src=x onerror=alert(1)> *b* [l](u)'" \
+	    COMPARE_ABOUT_ref="printf '%s\n' '{\"about\":\"one\\n# pwned <script>\"}'"
+	[ "$(jq -r .sides.impl.version docs/perf.json)" = '<img src=x onerror=alert(1)> *b* [l](u)' ]
+	grep -qF -- '- impl: version &lt;img src=x onerror=alert(1)&gt; \*b\* \[l\](u)' docs/perf-table.md
+	[ "$(jq -r .sides.ref.about docs/perf.json)" = 'one
+# pwned <script>' ]
+	grep -qF -- '- ref: version ref 1.0, about one\u000a# pwned &lt;script&gt;' docs/perf-table.md
+	run -1 grep -q '<img\|<script\|^# pwned' docs/perf-table.md
+	run -0 --separate-stderr make -s --no-print-directory -f "$C/Makefile" compare-check
+}

@@ -172,3 +172,14 @@ last() {
 	run -2 --separate-stderr make -C "$TOP" --no-print-directory gate GATE_SHARD=5/4 GATEDIR="$T/gate" BUDGET="$T/loose.toml"
 	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r '[.verdict, .step] | join(" ")')" = "error shard" ]
 }
+
+@test "mergeshards: a shard's error reaches verdict.md as text: no tag, no new line, no heading; escaped once in the record" {
+	shard 1 2
+	printf '%s\n' '{"verdict":"error","error":"head: run: <img src=x onerror=alert(1)> `x` *y* [l](u)\n# pwned","side":"head","step":"run","shard":"2/2"}' > "$T/shard-2.jsonl"
+	run -2 --separate-stderr mergeshards -m "$T/v.md" "$T/shard-1.jsonl" "$T/shard-2.jsonl"
+	[ "$(last | jq -r .error)" = "$T/shard-2.jsonl: the shard could not be decided: head: run: <img src=x onerror=alert(1)> \`x\` *y* [l](u)
+# pwned" ]
+	[ "$(head -n 1 "$T/v.md")" = "**cmpbudget: error**: $T/shard-2.jsonl: the shard could not be decided: head: run: &lt;img src=x onerror=alert(1)&gt; \\\`x\\\` \\*y\\* \\[l\\](u)\\u000a# pwned" ]
+	run -1 grep -q '^#' "$T/v.md"
+	run -1 grep -q '<' "$T/v.md"
+}
