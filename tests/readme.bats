@@ -39,7 +39,11 @@
 #   <!-- then: SHELL -->    run after, must exit 0 (a check of a file);
 #   <!-- status: N ... -->  the exit status of each command of a sh block.
 # README.md's outputs are real ones, masked; when the program changes
-# what it prints, this test fails until the README shows it again.
+# what it prints, this test fails until the README shows it again. A
+# section with a problem is tried again, up to 3 times in all, each in a
+# fresh copy, before the problem counts: a gate's output varies beyond
+# what masking hides (on a busy machine an A/A gate needs its third round
+# about one time in ten), a stale README fails every time.
 
 load common
 
@@ -99,10 +103,10 @@ readme() {
 	readme '## one' '' '<!-- setup: mkdir d && cd d && export V=7 -->' '<!-- file: f.txt -->' \
 	    '<!-- then: grep -qx hello f.txt -->' '```toml' 'hello' '```' '' '```sh' '[ "$V" = 7 ] && [ -f f.txt ]' '```' '' \
 	    '```' '$ printf "gate: building\nA 1\nB 2\nC 3\nD\n"' 'A 9' '…' 'D' '```' '' \
-	    '```text' 'touch ran' '```' '' '## two' '' '```sh' '[ ! -e d ] && [ ! -e ran ] && [ ! -e ../s0/ran ]' '```'
+	    '```text' 'touch ran' '```' '' '## two' '' '```sh' '[ ! -e d ] && [ ! -e ran ] && [ ! -e ../s0.0/ran ]' '```'
 	run -0 python3 "$TOP/tests/readme.py" run "$T/README.md" "$TOP" "$T/s"
 	[ "$output" = "" ]
-	[ -f "$T/s/s0/d/f.txt" ] && [ ! -e "$T/s/s0/d/ran" ]
+	[ -f "$T/s/s0.0/d/f.txt" ] && [ ! -e "$T/s/s0.0/d/ran" ]
 }
 
 @test "readme: the marking rule is documented where the lead and writers look: this file's header and tests/README.md" {
