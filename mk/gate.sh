@@ -397,7 +397,7 @@ cmd_side() {
 		printf 'member cc %s\n' "$ccver"
 		printf 'member cflags %s\n' "$GATE_CFLAGS"
 		printf 'member build_sha256 %s\n' "$(build_digest "$build" "$sidedir")"
-		[ -n "$exe" ] && printf 'member bench_sha256 %s\n' "$exe"
+		if [ -n "$exe" ]; then printf 'member bench_sha256 %s\n' "$exe"; fi
 	} > "$dir/$side.key.tmp" || fail "$dir" "$side" build "cannot write $dir/$side.key.tmp"
 	replace "$dir/$side.key"
 	# The rounds make would trust must be this side's: when they are not
