@@ -176,8 +176,13 @@ cmd_lock() {
 			echo "GATEDIR $1 is in use by pid ${held%% *}"
 			exit 2
 		fi
-		printf "%s\n" "$2" > "$1/lock.tmp" && mv -f "$1/lock.tmp" "$1/lock"' sh "$dir" "$me" "$0" ||
-	    exit 2
+		printf "%s\n" "$2" > "$1/lock.tmp" && mv -f "$1/lock.tmp" "$1/lock"' sh "$dir" "$me" "$0" > "$dir/lock.why" || {
+		# make says the line (its $(error)); perfgate says it again, last.
+		why=$(cat "$dir/lock.why")
+		echo "$why"
+		[ -n "${GATE_REASON:-}" ] && echo "gate: both: lock: $why" > "$GATE_REASON"
+		exit 2
+	}
 }
 
 cmd_settings() {
