@@ -76,7 +76,7 @@ check_top() {
 @test "explain: time mode, each of the ten slowdowns: the top function of the regressed metric is the changed kernel" {
 	for p in kata/slowdowns/s*.patch; do
 		n=$(basename "$p" .patch)
-		BENCH_CALLS=3 run -1 --separate-stderr perfgate GATE_CONFIRM=0 HEAD="$F/src/$n/kernels.c" GATEDIR="$F/g/$n"
+		BENCH_CALLS=3 run -1 --separate-stderr perfgate HEAD="$F/src/$n/kernels.c" GATEDIR="$F/g/$n"
 		m=$(tail -n 1 <<< "$output" | jq -r '.regressed[]' | head -n 1)
 		check_top "$n" "$m"
 		[[ "$stderr" == *"gate: explaining $m: base and head once under callgrind, "*" alone"*"explain $m:"* ]]
@@ -118,10 +118,10 @@ check_top() {
 @test "explain: an ok gate pays nothing; GATE_EXPLAIN=off leaves it out; make explain explains the last gate again without measuring" {
 	G=$F/g/s04-sum-one-accumulator
 	[ -s "$G/explain.jsonl" ] || skip "needs the time-mode test's gate"
-	run -0 --separate-stderr perfgate GATE_CONFIRM=0 GATEDIR="$T/ok"
+	run -0 --separate-stderr perfgate GATEDIR="$T/ok"
 	[[ "$stderr" != *"explain"* ]]
 	[ ! -e "$T/ok/explain" ] && [ ! -e "$T/ok/explain.jsonl" ]
-	BENCH_CALLS=3 run -1 --separate-stderr perfgate GATE_EXPLAIN=off GATE_CONFIRM=0 HEAD="$F/src/s04-sum-one-accumulator/kernels.c" GATEDIR="$G"
+	BENCH_CALLS=3 run -1 --separate-stderr perfgate GATE_EXPLAIN=off HEAD="$F/src/s04-sum-one-accumulator/kernels.c" GATEDIR="$G"
 	[[ "$stderr" != *"explain"* ]]
 	[ ! -e "$G/explain.jsonl" ]
 	rm -f "$G/verdict.md.before"
@@ -139,7 +139,7 @@ check_top() {
 	for f in "$G"/explain/head.sum/callgrind.out.*; do
 		grep -q 'perfgate sum_instr' "$f" && head -n 20 "$f" > "$f.tmp" && mv "$f.tmp" "$f"
 	done
-	BENCH_CALLS=3 run -1 --separate-stderr perfgate GATE_CONFIRM=0 HEAD="$F/src/s04-sum-one-accumulator/kernels.c" GATEDIR="$G"
+	BENCH_CALLS=3 run -1 --separate-stderr perfgate HEAD="$F/src/s04-sum-one-accumulator/kernels.c" GATEDIR="$G"
 	[ "$(tail -n 1 <<< "$output" | jq -r .verdict)" = regressed ]
 	grep -q "^explain sum_ns: no explanation: $G/explain/head.sum/callgrind.out.[0-9.]*:20: truncated: no totals line at the end$" "$G/explain.txt"
 	[ "$(jq -c 'select(.kind == "summary") | [.metric, .explained]' "$G/explain.jsonl")" = '["sum_ns",false]' ]
