@@ -471,21 +471,21 @@ decidemode(const struct dopts *o)
 			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
 		fputc('\n', stderr);
 	}
+	/* Why it cannot be decided, one line, also in outdir/verdict.why for the gate. */
+	reason = v == V_UNDECIDED ? msgf("undecided: %s", list = decide_reason(&d)) : nerrs ? xstrdup(errs[0]) : NULL;
 	if (v == V_UNDECIDED) {
-		reason = decide_reason(&d);
-		warnmsg("undecided: %s", reason);
-		free(reason);
+		warnmsg("%s", reason);
+		free(list);
 	}
 	for (i = 0; i < nerrs; i++)
 		warnmsg("%s", errs[i]);
 	status = v == V_REGRESSED ? 1 : v == V_OK ? 0 : 2;
-	if (o->outdir == NULL) {
-		if (fshut(stdout, "stdout") != 0)
-			status = 2;
-	} else {
-		if ((reason = decide_commit(o->outdir, fp, status)) != NULL)
-			die("%s", reason);
-	}
+	if (o->outdir == NULL && fshut(stdout, "stdout") != 0)
+		status = 2;
+	if (o->outdir != NULL && ((phrase = decide_putfile(o->outdir, "verdict.why", reason ? reason : "")) != NULL ||
+	    (phrase = decide_commit(o->outdir, fp, status)) != NULL))
+		die("%s", phrase);
+	free(reason);
 	free(msg);
 	decide_free(&d);
 	if (loaded)

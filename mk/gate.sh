@@ -454,7 +454,7 @@ ids() {
 interruptible() {
 	step_dir=$1
 	trap 'd=$step_dir; rm -f "$d/runs.jsonl.tmp" "$d/block.jsonl" "$d/stats.jsonl.tmp" "$d/verdict.jsonl.tmp" \
-	    "$d/verdict.status.tmp" "$d/verdict.txt.tmp" "$d/verdict.md.new" "$d/verdict.md.new.tmp"; exit 130' INT TERM HUP
+	    "$d/verdict.status.tmp" "$d/verdict.why.tmp" "$d/verdict.txt.tmp" "$d/verdict.md.new" "$d/verdict.md.new.tmp"; exit 130' INT TERM HUP
 }
 
 # leading_assignments CMD: status 0 when CMD's first word is NAME=value,
@@ -688,11 +688,10 @@ cmd_report() {
 		status=2
 	fi
 	[ -n "$statusfile" ] && echo "$status" > "$statusfile"
-	# An answer that cannot be decided: its reason (the summary's "error")
-	# for perfgate, which says it last.
-	if [ "$status" = 2 ] && [ -n "${GATE_REASON:-}" ]; then
-		tail -n 1 "$dir/verdict.jsonl" | sed -n 's/^.*[{,]"error":"\(\([^"\\]\|\\.\)*\)".*$/gate: \1/p' |
-		    sed 's/\\"/"/g; s/\\\\/\\/g' > "$GATE_REASON"
+	# An answer that cannot be decided: its reason, one line that cmpbudget
+	# wrote (verdict.why), for perfgate, which says it last.
+	if [ "$status" = 2 ] && [ -n "${GATE_REASON:-}" ] && [ -s "$dir/verdict.why" ]; then
+		{ printf 'gate: '; cat "$dir/verdict.why"; echo; } > "$GATE_REASON"
 	fi
 	exit "$status"
 }
