@@ -30,6 +30,7 @@
 #	LAB_PERFGATE    the perfgate checkout whose gate is measured (default
 #	                this one), e.g. a build of main for the rule before
 #	LAB_DIR         where the gates go (default build/bench-verdict)
+#	LAB_GATE_VARS   more make variables for the gates, e.g. GATE_FOCUS=off
 cd "$(dirname "$0")/.." || exit 2
 top=$(pwd)
 n=${LAB_N:-2}
@@ -114,7 +115,8 @@ printf 'const int bench_verdict_empty = 0;\n' > "$dir/src/empty.c"
 proto() {
 	name=$1 pbase=$2 phead=$3 pbudget=$4
 	shift 4
-	make -s -C "$pg" gate GATEDIR="$dir/proto/$name" BASE="$pbase" HEAD="$phead" BUDGET="$pbudget" "$@" \
+	# shellcheck disable=SC2086
+	make -s -C "$pg" gate GATEDIR="$dir/proto/$name" BASE="$pbase" HEAD="$phead" BUDGET="$pbudget" "$@" ${LAB_GATE_VARS-} \
 	    > "$dir/proto/$name.out" 2> "$dir/proto/$name.err"
 	[ -f "$dir/proto/$name/head.key" ] || { echo "bench-verdict: the gate $name was not built" >&2; cat "$dir/proto/$name.err" >&2; exit 2; }
 }

@@ -28,7 +28,7 @@
 # tree).
 #
 # The last line gate prints on stdout is the summary record; its "verdict"
-# is "ok", "regressed" or "error". make turns any failing recipe into exit
+# is "ok", "regressed", "undecided" or "error". make turns any failing recipe into exit
 # status 2, so scripts that need the exact 0, 1 or 2 run `perfgate` instead.
 # See perfgate(7).
 
