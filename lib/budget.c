@@ -31,6 +31,7 @@ struct reader {
 	unsigned long budgetline;	/* of [budget] or [higher], the first given */
 	struct seenkey *seen;
 	size_t nseen, capseen;
+	struct names seenidx;		/* "section\001key" of each seen[i], index i */
 	char why[256];
 };
 
@@ -147,9 +148,28 @@ skipstring(char *p, const char **why)
 	}
 }
 
+/* The index of section and key in r->seen, or -1: a hash, not a scan. */
+static long
+seen_find(struct reader *r, const char *section, const char *key, int add)
+{
+	size_t ls = strlen(section), lk = strlen(key);
+	char *s = xmalloc(ls + lk + 1);
+	long i;
+
+	memcpy(s, section, ls);
+	s[ls] = '\001';
+	memcpy(s + ls + 1, key, lk);
+	i = names_find(&r->seenidx, s, ls + lk + 1);
+	if (i < 0 && add)
+		names_add(&r->seenidx, s, ls + lk + 1);
+	free(s);
+	return i;
+}
+
 static void
 remember(struct reader *r, const char *key)
 {
+	seen_find(r, r->section, key, 1);
 	if (r->nseen == r->capseen) {
 		r->capseen = r->capseen ? 2 * r->capseen : 16;
 		r->seen = xrealloc(r->seen, r->capseen * sizeof *r->seen);
@@ -165,7 +185,8 @@ static const char *
 section(struct reader *r, char *p)
 {
 	char *name;
-	size_t len, i;
+	size_t len;
+	long at;
 
 	p = skipws(p);
 	name = p;
@@ -182,12 +203,11 @@ section(struct reader *r, char *p)
 		return "unexpected text after ']'";
 	name[len] = '\0';
 	/* A section given twice is a duplicate too: it is remembered as the key "". */
-	for (i = 0; i < r->nseen; i++)
-		if (r->seen[i].key[0] == '\0' && strcmp(r->seen[i].section, name) == 0) {
-			snprintf(r->why, sizeof r->why, "duplicate section [%s] (first on line %lu)",
-			    name, r->seen[i].line);
-			return r->why;
-		}
+	if ((at = seen_find(r, name, "", 0)) >= 0) {
+		snprintf(r->why, sizeof r->why, "duplicate section [%s] (first on line %lu)",
+		    name, r->seen[at].line);
+		return r->why;
+	}
 	free(r->section);
 	r->section = xstrdup(name);
 	if ((strcmp(name, "budget") == 0 || strcmp(name, "higher") == 0) && r->budgetline == 0)
@@ -246,6 +266,7 @@ metric(struct reader *r, const char *key, const char *val, size_t vallen, enum b
 	(*list)[*n].better = better;
 	(*list)[*n].count = count;
 	(*list)[*n].line = r->lineno;
+	names_add(count ? &b->countidx : &b->entryidx, key, strlen(key));
 	(*n)++;
 	return NULL;
 }
@@ -255,7 +276,8 @@ static const char *
 keyvalue(struct reader *r, char *p)
 {
 	char *key, *val, *end;
-	size_t keylen, vallen, i;
+	size_t keylen, vallen;
+	long at;
 	const char *bad;
 	long runs;
 
@@ -288,11 +310,10 @@ keyvalue(struct reader *r, char *p)
 	end = skipws(p);
 	if (!atend(end))
 		return "unexpected text after the value";
-	for (i = 0; i < r->nseen; i++)
-		if (strcmp(r->seen[i].key, key) == 0 && strcmp(r->seen[i].section, r->section) == 0) {
-			snprintf(r->why, sizeof r->why, "duplicate key %s (first on line %lu)", key, r->seen[i].line);
-			return r->why;
-		}
+	if ((at = seen_find(r, r->section, key, 0)) >= 0) {
+		snprintf(r->why, sizeof r->why, "duplicate key %s (first on line %lu)", key, r->seen[at].line);
+		return r->why;
+	}
 	val[vallen] = '\0';
 	if (strcmp(r->section, "budget") == 0) {
 		if ((bad = metric(r, key, val, vallen, BETTER_LOWER, 0)) != NULL)
@@ -400,16 +421,24 @@ budget_load(struct budget *b, const char *path)
 		free(r.seen[i].key);
 	}
 	free(r.seen);
+	names_free(&r.seenidx);
 	free(r.section);
 	free(buf);
 	return msg;
 }
 
+/*
+ * By the index when it holds every entry (budget_load's, budget_only's),
+ * else by a scan: a budget made by hand has none.
+ */
 static const struct budget_entry *
-findin(const struct budget_entry *e, size_t n, const char *name, size_t len)
+findin(const struct budget_entry *e, size_t n, const struct names *idx, const char *name, size_t len)
 {
 	size_t i;
+	long k;
 
+	if (n > 0 && idx->n == n)
+		return (k = names_find(idx, name, len)) >= 0 ? &e[k] : NULL;
 	for (i = 0; i < n; i++)
 		if (memeq_str(name, len, e[i].name))
 			return &e[i];
@@ -419,9 +448,22 @@ findin(const struct budget_entry *e, size_t n, const char *name, size_t len)
 const struct budget_entry *
 budget_find(const struct budget *b, const char *name, size_t len)
 {
-	const struct budget_entry *e = findin(b->entry, b->n, name, len);
+	const struct budget_entry *e = findin(b->entry, b->n, &b->entryidx, name, len);
 
-	return e != NULL ? e : findin(b->count, b->ncount, name, len);
+	return e != NULL ? e : findin(b->count, b->ncount, &b->countidx, name, len);
+}
+
+/* The index of b's entries again, after they moved. */
+static void
+reindex(struct names *idx, const struct budget_entry *e, size_t n)
+{
+	size_t i;
+
+	names_free(idx);
+	memset(idx, 0, sizeof *idx);
+	for (i = 0; i < n; i++)
+		if (names_find(idx, e[i].name, strlen(e[i].name)) < 0)
+			names_add(idx, e[i].name, strlen(e[i].name));
 }
 
 void
@@ -435,6 +477,10 @@ budget_free(struct budget *b)
 		free(b->count[i].name);
 	free(b->entry);
 	free(b->count);
+	names_free(&b->entryidx);
+	names_free(&b->countidx);
+	memset(&b->entryidx, 0, sizeof b->entryidx);
+	memset(&b->countidx, 0, sizeof b->countidx);
 	b->entry = b->count = NULL;
 	b->n = b->cap = b->ncount = b->capcount = 0;
 }
@@ -443,16 +489,18 @@ char *
 budget_only(struct budget *b, struct budget *rest, const char *list)
 {
 	const char *p, *end;
-	size_t i, k = 0, len;
+	size_t i, k = 0;
+	struct names want = { 0 };
 	int keep;
 
+	/* The list's names in a table: each entry asked once, not the list scanned. */
+	for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		if (names_find(&want, p, (size_t)(end - p)) < 0)
+			names_add(&want, p, (size_t)(end - p));
+	}
 	for (i = 0; i < b->n; i++) {
-		len = strlen(b->entry[i].name);
-		keep = 0;
-		for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
-			end = p + strcspn(p, ",");
-			keep |= (size_t)(end - p) == len && memcmp(p, b->entry[i].name, len) == 0;
-		}
+		keep = names_find(&want, b->entry[i].name, strlen(b->entry[i].name)) >= 0;
 		if (keep) {
 			b->entry[k++] = b->entry[i];
 		} else {
@@ -461,6 +509,9 @@ budget_only(struct budget *b, struct budget *rest, const char *list)
 		}
 	}
 	b->n = k;
+	names_free(&want);
+	reindex(&b->entryidx, b->entry, b->n);
+	reindex(&rest->entryidx, rest->entry, rest->n);
 	for (p = list; *p != '\0'; p = *end ? end + 1 : end) {
 		end = p + strcspn(p, ",");
 		if (budget_find(b, p, (size_t)(end - p)) == NULL)

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "names.h"
+
 /* Which way a metric gets better: a time falls, a throughput rises. */
 enum better {
 	BETTER_LOWER,	/* [budget]: regressed when head > base (1 + budget) */
@@ -32,6 +34,7 @@ struct budget {
 	size_t n, cap;
 	struct budget_entry *count;
 	size_t ncount, capcount;
+	struct names entryidx, countidx;	/* each name's index, for budget_find */
 	long runs;		/* the top-level runs, BUDGET_RUNS when absent */
 	char sha256[65];	/* of the file's bytes, lowercase hex */
 };
