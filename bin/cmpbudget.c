@@ -435,16 +435,19 @@ decidemode(const struct dopts *o)
 		fail("%s: no round of both sides", o->rfile);
 	if (o->wanted) {
 		/* What cannot be judged needs no more rounds: the verdict will say why. */
-		if (nerrs) {
+		if (nerrs)
 			printf("0\n\ncannot be judged\n");
-			return fshut(stdout, "stdout");
-		}
-		if ((msg = decide_timeleft(o->since, o->deadline, rs.nrounds, &left, &per)) != NULL)
+		else if ((msg = decide_timeleft(o->since, o->deadline, rs.nrounds, &left, &per)) != NULL)
 			die("%s", msg);
-		want = decide_wanted(&d, left, per, &list, &phrase);
-		printf("%zu\n%s\n%s\n", want, list, phrase);
-		free(list);
-		free(phrase);
+		else {
+			want = decide_wanted(&d, left, per, &list, &phrase);
+			printf("%zu\n%s\n%s\n", want, list, phrase);
+			free(list);
+			free(phrase);
+		}
+		decide_free(&d);
+		if (loaded)
+			rounds_free(&rs, &budget);
 		return fshut(stdout, "stdout");
 	}
 	v = nerrs ? V_ERROR : decide_verdict(&d, 0);
