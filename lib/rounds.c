@@ -278,7 +278,8 @@ rounds_load(struct rounds *rs, const char *path, const char *key,
 	}
 	if (err == NULL) {
 		for (s = 0; s < NSIDE; s++)
-			qsort(sl[s].rec, sl[s].n, sizeof *sl[s].rec, byround);
+			if (sl[s].n > 0)	/* qsort takes no NULL, even for nothing */
+				qsort(sl[s].rec, sl[s].n, sizeof *sl[s].rec, byround);
 		err = pair(rs, sl, r.name, side, b);
 	}
 	for (s = 0; s < NSIDE; s++) {
