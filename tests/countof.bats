@@ -186,7 +186,8 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 	patch -s -o "$T/reorder.c" kata/kernels.c < <(sed 1d "$D/reorder.patch")
 	run -0 --separate-stderr "$TOP/bin/perfgate" GATE_MODE=counts HEAD="$T/reorder.c" GATEDIR="$T/g"
 	[ "$(tail -n 1 <<<"$output")" = '{"verdict":"ok","regressed":[],"metrics":12,"mode":"counts"}' ]
-	[ "$(head -n 12 <<<"$output" | jq -s 'map(.delta) | unique' -c)" = "[0]" ]
+	[ "$(grep '^{"metric"' <<<"$output" | jq -s 'map(.delta) | unique' -c)" = "[0]" ]
+	[ "$(grep -c '^{"metric"' <<<"$output")" -eq 12 ]
 	# A time verdict of the kata with matmul and sum slower, against these
 	# counts: both layout suspects, named by the both mode's last step.
 	run -1 --separate-stderr countof -l "$D/time-verdict.jsonl" "$T/g/counts/verdict.jsonl"
