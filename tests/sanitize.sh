@@ -16,7 +16,7 @@ for t in $tools; do
 	${CC:-cc} -std=c11 -D_GNU_SOURCE -DPERFGATE_VERSION="\"$(cat VERSION)\"" -Ilib -Ibench $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
 	[ -f "tests/$t.bats" ] && bats="$bats tests/$t.bats"
 done
-for extra in compare accuracy worker; do
+for extra in compare; do
 	[ -f "tests/$extra.bats" ] && bats="$bats tests/$extra.bats"
 done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

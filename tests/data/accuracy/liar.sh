@@ -1,5 +1,5 @@
 #!/bin/sh
-# A fake worker for tests/worker.bats, speaking just enough of the protocol
+# A fake worker for tests/wside.bats, speaking just enough of the protocol
 # to misbehave as FAKE_LIE says: digest (an L reply of zeros), threads (V
 # reports two), long (a 5000-byte reply to V).
 while read -r op rest; do

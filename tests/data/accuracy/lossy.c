@@ -1,5 +1,5 @@
 /*
- * A planted less-accurate kata for tests/accuracy.bats: kata/kernels.c
+ * A planted less-accurate kata for tests/ulpscore.bats: kata/kernels.c
  * with rmsnorm's 1/sqrt taken from the bit trick and one Newton step
  * (relative error up to about 2e-3, thousands of float32 ulp), still as
  * fast as the kata's. Its inputs make every sum of the kata exact in any

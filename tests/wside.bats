@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# worker: the worker protocol (bench/worker.h): the C harness (kata/worker.c),
+# wside: the worker protocol (bench/worker.h): the C harness (kata/worker.c),
 # the Python one (kata/numpy_worker.py --worker) and wside, perfgate's end:
 # digests checked on L, one thread shown on V, T replies timed, E evaluated;
 # what a worker must refuse, and what wside refuses of a worker.
@@ -41,7 +41,7 @@ wcmd() {
 	esac
 }
 
-@test "worker: a request refused, one reply line each: a path outside the run directory, a 5000-byte line, an unloaded key" {
+@test "wside: a request refused, one reply line each: a path outside the run directory, a 5000-byte line, an unloaded key" {
 	ln -s /etc run/etc
 	for w in $(workers); do
 		out=$( { printf 'L k ../sum.arg 4\nL k /etc/passwd 4\nL k etc/passwd 4\n'
@@ -59,7 +59,7 @@ $(echo "$out" | tail -n 1)" ] || { echo "$w: $out"; return 1; }
 	done
 }
 
-@test "worker: L's digest is the argument file's, T replies a time, E writes what BENCH_EVAL writes" {
+@test "wside: L's digest is the argument file's, T replies a time, E writes what BENCH_EVAL writes" {
 	want=$(sha256sum < run/sum.arg | cut -c1-64)
 	BENCH_CASES=rmsnorm BENCH_EVAL=want.bin "$B/bench"
 	for w in $(workers); do
@@ -73,7 +73,7 @@ $(echo "$out" | tail -n 1)" ] || { echo "$w: $out"; return 1; }
 	done
 }
 
-@test "worker: wside starts a worker once, loads and verifies, and times rounds by T replies" {
+@test "wside: wside starts a worker once, loads and verifies, and times rounds by T replies" {
 	run -0 --separate-stderr wside -s run -a sum=sum.arg -a rmsnorm=rmsnorm.arg -- "$B/worker"
 	[ -z "$output$stderr" ]
 	pid=$(cat run/pid)
@@ -95,14 +95,14 @@ $(echo "$out" | tail -n 1)" ] || { echo "$w: $out"; return 1; }
 	[ ! -e run/pid ] && [ ! -e run/in ]
 }
 
-@test "worker: wside refuses a worker that lies about a digest, naming both digests" {
+@test "wside: wside refuses a worker that lies about a digest, naming both digests" {
 	want=$(sha256sum < run/sum.arg | cut -c1-64)
 	run -2 --separate-stderr wside -s run -a sum=sum.arg -- "$A/liar.sh"
 	[ "$stderr" = "wside: key sum: sum.arg has sha256 $want, the worker read 0000000000000000000000000000000000000000000000000000000000000000: refused" ]
 	[ ! -e run/pid ]
 }
 
-@test "worker: wside refuses a worker that reports two threads, or sends a 5000-byte line" {
+@test "wside: wside refuses a worker that reports two threads, or sends a 5000-byte line" {
 	FAKE_LIE=threads run -2 --separate-stderr wside -s run -a sum=sum.arg -- "$A/liar.sh"
 	[ "$stderr" = "wside: run: the worker reports threads=2 (from test), not one: refused" ]
 	FAKE_LIE=long run -2 --separate-stderr wside -s run -- "$A/liar.sh"
@@ -110,7 +110,7 @@ $(echo "$out" | tail -n 1)" ] || { echo "$w: $out"; return 1; }
 	[ ! -e run/pid ]
 }
 
-@test "worker: wside refuses a path outside the run directory, and an argument file that does not fit" {
+@test "wside: wside refuses a path outside the run directory, and an argument file that does not fit" {
 	echo x > outside.arg
 	run -2 --separate-stderr wside -s run -a k=../outside.arg -- "$B/worker"
 	[ "$stderr" = "wside: key k: L ../outside.arg: the worker refused it: bad path: relative, printable, no .." ]
@@ -120,7 +120,7 @@ $(echo "$out" | tail -n 1)" ] || { echo "$w: $out"; return 1; }
 	[ "$stderr" = "wside: W sum sum: arguments do not fit" ]
 }
 
-@test "worker: wside's usage is its man page's SYNOPSIS" {
+@test "wside: wside's usage is its man page's SYNOPSIS" {
 	run -2 --separate-stderr wside -Z
 	[ "${stderr_lines[0]}" = "wside: unknown option -Z" ]
 	synopsis=$(mandoc -Tascii "$TOP/man/wside.1" | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
@@ -138,7 +138,7 @@ compare_workers() {
 	    COMPARE_ROUNDS=4 COMPARE_WAIT=5 COMPARE_WORKERS=1 "$@"
 }
 
-@test "worker: make compare COMPARE_WORKERS=1 times every side on its worker, started once, stopped at the end" {
+@test "wside: make compare COMPARE_WORKERS=1 times every side on its worker, started once, stopped at the end" {
 	run -0 --separate-stderr compare_workers
 	jq -e '.rows[0].valid and (.rows[0].sides | length) == 4 and .rows[0].accuracy.sides[1].max_ulp < 4' docs/perf.json
 	for s in kata plain numpy blas; do
@@ -148,7 +148,7 @@ compare_workers() {
 	grep -q '^v harness=python name=numpy ' build/compare/workers/numpy/keys
 }
 
-@test "worker: make compare refuses a worker showing two threads, perf.json untouched" {
+@test "wside: make compare refuses a worker showing two threads, perf.json untouched" {
 	mkdir docs && echo keep > docs/perf.json
 	FAKE_LIE=threads run -2 --separate-stderr compare_workers COMPARE_WORKER_numpy="$A/liar.sh"
 	[ "${stderr_lines[0]}" = "wside: build/compare/workers/numpy: the worker reports threads=2 (from test), not one: refused" ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# accuracy: each side evaluates each case once (BENCH_EVAL), ulpscore scores
+# ulpscore: accuracy in make compare: each side evaluates each case once (BENCH_EVAL), ulpscore scores
 # it against the oracle (kata/oracle.c) and labels every reference; make
 # compare puts it in perf.json (schema 2), the table and the drafts.
 
@@ -37,7 +37,7 @@ kata_compare() {
 	    COMPARE_ROUNDS=4 COMPARE_WAIT=5 "$@"
 }
 
-@test "accuracy: ulpscore: the kata within its budget; NaN on some points is inf, disagree > 0, coverage < 1" {
+@test "ulpscore: the kata within its budget; NaN on some points is inf, disagree > 0, coverage < 1" {
 	run -0 --separate-stderr ulpscore -c rmsnorm -b "$TOP/budget.toml" -o "$E/oracle.bin" \
 	    kata="$E/kata.bin" nan="$E/nan.bin" lossy="$E/lossy.bin"
 	[ -z "$stderr" ]
@@ -47,7 +47,7 @@ kata_compare() {
 	echo "$output" | jq -e '.sides[2] | .max_ulp > 1000 and .disagree == 0 and .coverage == 1'
 }
 
-@test "accuracy: ulpscore: a side with fewer values is not covered there; more than the oracle's is refused" {
+@test "ulpscore: a side with fewer values is not covered there; more than the oracle's is refused" {
 	head -c 32768 "$E/kata.bin" > half.bin
 	run -0 --separate-stderr ulpscore -c rmsnorm -o "$E/oracle.bin" "half side=half.bin"
 	echo "$output" | jq -e '.sides[0] | .side == "half side" and .max_ulp == "inf" and .coverage == 0.5 and .disagree == 8192'
@@ -57,7 +57,7 @@ kata_compare() {
 	[ "$stderr" = "ulpscore: double.bin: side k wrote 131072 bytes: the oracle has 16384 values of 4 bytes" ]
 }
 
-@test "accuracy: ulpscore: an oracle that fails to give whole float64 values is refused in one line" {
+@test "ulpscore: an oracle that fails to give whole float64 values is refused in one line" {
 	head -c 12 "$E/oracle.bin" > short.bin
 	run -2 --separate-stderr ulpscore -c rmsnorm -o short.bin k="$E/kata.bin"
 	[ "$stderr" = "ulpscore: short.bin: the oracle wrote 12 bytes, not a whole number of float64 values" ]
@@ -68,7 +68,7 @@ kata_compare() {
 	[ "$stderr" = "ulpscore: -t f16: not f32 or i32" ]
 }
 
-@test "accuracy: ulpscore: an accuracy budget that is not a non-negative number is refused, naming file and line" {
+@test "ulpscore: an accuracy budget that is not a non-negative number is refused, naming file and line" {
 	for v in -1 abc 1e999 '' nan .5; do
 		printf 'runs = 3\n[budget]\nrmsnorm_ns = 0.2\n\n[accuracy]\nsum = 0\nrmsnorm = %s\n' "$v" > 'my budget.toml'
 		run -2 --separate-stderr ulpscore -c rmsnorm -b 'my budget.toml' -o "$E/oracle.bin" k="$E/kata.bin"
@@ -84,7 +84,7 @@ kata_compare() {
 	echo "$output" | jq -e '.budget_ulp == null'
 }
 
-@test "accuracy: ulpscore -j labels every reference: ahead, faster-less-accurate, tie, tie-less-accurate, tradeoff, behind" {
+@test "ulpscore: ulpscore -j labels every reference: ahead, faster-less-accurate, tie, tie-less-accurate, tradeoff, behind" {
 	run -0 --separate-stderr ulpscore -j "$A/scores.json" "$A/row.json"
 	[ "$(echo "$output" | jq -c '[.accuracy.labels[] | .label]')" = \
 	    '["ahead","faster-less-accurate","tie","tie-less-accurate","tradeoff","behind"]' ]
@@ -95,7 +95,7 @@ kata_compare() {
 	[ "$stderr" = "ulpscore: joined.json: the row has its accuracy already" ]
 }
 
-@test "accuracy: make compare labels a planted less-accurate kata faster-less-accurate and drafts it" {
+@test "ulpscore: make compare labels a planted less-accurate kata faster-less-accurate and drafts it" {
 	run -0 --separate-stderr kata_compare KATA="$A/lossy.c"
 	jq -e '.schema == 2' docs/perf.json
 	jq -e '.rows[0].accuracy | (.sides | map(.side)) == ["kata","plain","numpy","blas"] and .sides[0].max_ulp > 1000 and .sides[1].max_ulp < 4' docs/perf.json
@@ -110,7 +110,7 @@ kata_compare() {
 	run -0 --separate-stderr make -s --no-print-directory compare-check COMPARE_BIN="$BIN"
 }
 
-@test "accuracy: make compare shows a kernel returning NaN on some points as inf, disagree and coverage" {
+@test "ulpscore: make compare shows a kernel returning NaN on some points as inf, disagree and coverage" {
 	run -0 --separate-stderr kata_compare KATA="$A/nan.c"
 	jq -e '.rows[0].accuracy.sides[0] | .max_ulp == "inf" and .max_ulp_finite < 4 and .disagree == 4 and .coverage < 1' docs/perf.json
 	grep -q '^| rmsnorm | 4 | inf (finite 1.58, disagree 4, coverage 0.9998) | 1.45 |' docs/perf-table.md
@@ -118,7 +118,7 @@ kata_compare() {
 	[ "$(jq -c '[.rows[0].accuracy.labels[] | .label]' docs/perf.json)" = '["ahead","ahead","ahead"]' ]
 }
 
-@test "accuracy: a failing oracle or a bad budget stops make compare before any round, perf.json untouched" {
+@test "ulpscore: a failing oracle or a bad budget stops make compare before any round, perf.json untouched" {
 	mkdir docs && echo keep > docs/perf.json
 	run -2 --separate-stderr kata_compare COMPARE_ORACLE=false
 	[[ $stderr == *"compare: row rmsnorm: the oracle (false) failed"* ]]
@@ -130,7 +130,7 @@ kata_compare() {
 	[ "$(cat docs/perf.json)" = keep ]
 }
 
-@test "accuracy: a document without accuracy is schema 1, byte for byte as before, and so is its table" {
+@test "ulpscore: a document without accuracy is schema 1, byte for byte as before, and so is its table" {
 	echo '{"numpy":"1.24.2","openblas_coretype":null}' >numpy.json
 	perfdoc -o perf.json -s kata,plain,numpy -C sum,matmul,rmsnorm -A kata:version="cc 12" \
 	    -A plain:version="cc 12" -J numpy=numpy.json -m commit=abc123 -n rounds=3 \
@@ -140,7 +140,7 @@ kata_compare() {
 	[ "$(perfdoc -t perf.json | grep -v '^- machine')" = "$(cat "$A/schema1.md")" ]
 }
 
-@test "accuracy: an older perfdoc refuses a schema 2 document with one line" {
+@test "ulpscore: an older perfdoc refuses a schema 2 document with one line" {
 	git -C "$TOP" cat-file -e '2a62695^{commit}' 2>/dev/null || skip "no history"
 	mkdir old
 	git -C "$TOP" archive 2a62695 bin/perfdoc.c lib bench/sha256.h | tar -x -C old
@@ -153,7 +153,7 @@ kata_compare() {
 	run -0 --separate-stderr perfdoc -t perf.json
 }
 
-@test "accuracy: ulpscore's usage is its man page's SYNOPSIS; bad options are refused" {
+@test "ulpscore: ulpscore's usage is its man page's SYNOPSIS; bad options are refused" {
 	run -2 --separate-stderr ulpscore -Z
 	[ "${stderr_lines[0]}" = "ulpscore: unknown option -Z" ]
 	synopsis=$(mandoc -Tascii "$TOP/man/ulpscore.1" | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
