@@ -21,8 +21,11 @@
 #include "buf.h"
 #include "gauge.h"
 #include "jsonl.h"
+#include "pin.h"
 #include "proc.h"
 #include "progress.h"
+#include "runwatch.h"
+#include "sides.h"
 #include "stats.h"
 #include "util.h"
 #include "version.h"
@@ -40,14 +43,6 @@
  */
 #define THREADS_S 0.01
 
-struct side {
-	char *name;
-	char *script;		/* "exec <command>", for /bin/sh -c */
-	struct buf extra;	/* -a: ,"key":"value"... written after "side" */
-	char **keys;		/* -a: the keys, raw, to check metrics against */
-	size_t nkeys;
-};
-
 /*
  * Keys of alternate's own, which neither -a nor a metric may take: those of
  * a run's record and those of a failure's record.
@@ -56,7 +51,7 @@ static const char *const ownkeys[] = {
 	"side", "round", "slot", "load", "pressure", "threads",
 	"error", "status", "signal", "timed_out", "stderr", "deferred", "gate",
 	"maxload", "waited_s", "retries", "discarded", "load_before", "pressure_before",
-	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s"
+	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s", "running", "reruns"
 };
 
 static struct side *sides;
@@ -76,6 +71,9 @@ static int watch;		/* -w: records say what disturbed each run */
 static long discards;		/* how often the running round was discarded */
 static double before;		/* what the gate read before the running round */
 static long retried;		/* the retries used so far, for a record of deferral */
+static long maxreruns;		/* -W: disturbed rounds run again, at most this many in all */
+static long reruns;		/* how often the running round was run again for a disturbance */
+static int disturbed;		/* a run of the running round had less than RUN_DISTURBED of a CPU */
 
 /* A round's records, held until the round has passed the load gate. */
 static struct buf held;
@@ -190,48 +188,6 @@ sidefail(const struct side *s, long round, const char *why, const struct proc_re
 	exit(2);
 }
 
-/*
- * With -s: jmetrics(3)'s rule, but a member of the metrics line may also be
- * a string (an input's digest, a version), passed through as it was written.
- */
-static const char *
-jmembers(const char *buf, size_t len, struct jrecord *rec)
-{
-	static char msg[128];
-	const char *end = buf + len, *line, *err;
-	size_t i;
-
-	while (end > buf && strchr(" \t\r\n", end[-1]) != NULL)
-		end--;
-	if (end == buf)
-		return "no output on stdout";
-	for (line = end; line > buf && line[-1] != '\n'; line--)
-		;
-	if ((err = jparse(line, (size_t)(end - line), rec)) != NULL) {
-		snprintf(msg, sizeof msg, "last stdout line is not a JSON object: %.80s", err);
-		return msg;
-	}
-	for (i = 0; i < rec->n; i++)
-		if (rec->field[i].type != J_NUMBER && rec->field[i].type != J_STRING) {
-			snprintf(msg, sizeof msg, "value of \"%.*s\" is neither a number nor a string",
-			    (int)(rec->field[i].keylen > 64 ? 64 : rec->field[i].keylen), rec->field[i].key);
-			return msg;
-		}
-	return NULL;
-}
-
-/* Whether a member given to side s by -a is named key. */
-static int
-takenkey(const struct side *s, const char *key, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < s->nkeys; i++)
-		if (len == strlen(s->keys[i]) && memcmp(key, s->keys[i], len) == 0)
-			return 1;
-	return 0;
-}
-
 /* Run one side once and add its record; returns the gauge read after it. */
 static double
 runside(const struct side *s, long round, size_t slot)
@@ -242,8 +198,8 @@ runside(const struct side *s, long round, size_t slot)
 	struct jrecord m = { 0 };
 	char why[512], num[32];
 	const char *msg;
-	double load, gauge, stall[2], steal[2], wall, cpu, avg10;
-	int hasstall = 0, hassteal = 0;
+	double load, gauge;
+	struct runwatch rw;
 	size_t i;
 
 	opts.argv = argv;
@@ -252,15 +208,14 @@ runside(const struct side *s, long round, size_t slot)
 	opts.stderr_tail = TAILSIZE;
 	if (maxthreads > 0)
 		opts.threads_s = THREADS_S;
-	if (watch) {
-		hasstall = gauge_stall(&stall[0]) == 0;
-		hassteal = gauge_steal(&steal[0]) == 0;
-	}
+	if (watch)
+		runwatch_start(&rw);
 	if ((msg = proc_run(&opts, &res)) != NULL)
 		sidefail(s, round, msg, NULL);
 	if (watch) {
-		hasstall = hasstall && gauge_stall(&stall[1]) == 0;
-		hassteal = hassteal && gauge_steal(&steal[1]) == 0;
+		runwatch_end(&rw);
+		if (runwatch_share(&res) < RUN_DISTURBED)
+			disturbed = 1;
 	}
 	if ((msg = proc_failure(&opts, &res, why, sizeof why)) != NULL)
 		sidefail(s, round, msg, &res);
@@ -277,7 +232,8 @@ runside(const struct side *s, long round, size_t slot)
 		if (jfield_is(f, "side") || jfield_is(f, "round") || jfield_is(f, "slot") || jfield_is(f, "load") ||
 		    ((gauges.pressurepath != NULL || watch) && jfield_is(f, "pressure")) ||
 		    (watch && (jfield_is(f, "wall_s") || jfield_is(f, "cpu") || jfield_is(f, "ivcsw") ||
-		    jfield_is(f, "stall_s") || jfield_is(f, "steal_s"))) ||
+		    jfield_is(f, "stall_s") || jfield_is(f, "steal_s") || jfield_is(f, "running"))) ||
+		    (maxreruns > 0 && jfield_is(f, "reruns")) ||
 		    (maxthreads > 0 && jfield_is(f, "threads")) ||
 		    (notediscards && maxload > 0 && (jfield_is(f, "discarded") ||
 		    jfield_is(f, "load_before") || jfield_is(f, "pressure_before")))) {
@@ -285,7 +241,7 @@ runside(const struct side *s, long round, size_t slot)
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
 		}
-		if (takenkey(s, f->key, f->keylen)) {
+		if (side_taken(s, f->key, f->keylen)) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a member given by -a",
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
@@ -300,33 +256,11 @@ runside(const struct side *s, long round, size_t slot)
 		gauge = readpressure();
 		fmt_double(num, gauge);
 		buf_printf(&held, ",\"pressure\":%s", num);
-	} else if (watch) {
-		/* The pressure the system reports, without a load gate too. */
-		struct gauge psi = { NULL, getenv("PERFGATE_PRESSURE") && *getenv("PERFGATE_PRESSURE") ?
-		    getenv("PERFGATE_PRESSURE") : "/proc/pressure/cpu" };
-
-		if (gauge_pressure(&psi, &avg10) == NULL) {
-			fmt_double(num, avg10);
-			buf_printf(&held, ",\"pressure\":%s", num);
-		}
 	}
-	if (watch) {
-		wall = (double)res.wall_ns / 1e9;
-		cpu = (double)res.ru.ru_utime.tv_sec + (double)res.ru.ru_utime.tv_usec / 1e6 +
-		    (double)res.ru.ru_stime.tv_sec + (double)res.ru.ru_stime.tv_usec / 1e6;
-		fmt_double(num, wall);
-		buf_printf(&held, ",\"wall_s\":%s", num);
-		fmt_double(num, wall > 0 ? cpu / wall : 0);
-		buf_printf(&held, ",\"cpu\":%s,\"ivcsw\":%ld", num, (long)res.ru.ru_nivcsw);
-		if (hasstall) {
-			fmt_double(num, stall[1] > stall[0] ? (stall[1] - stall[0]) / 1e6 : 0);
-			buf_printf(&held, ",\"stall_s\":%s", num);
-		}
-		if (hassteal) {
-			fmt_double(num, steal[1] > steal[0] ? steal[1] - steal[0] : 0);
-			buf_printf(&held, ",\"steal_s\":%s", num);
-		}
-	}
+	if (watch)
+		runwatch_members(&held, &rw, &res, gauges.pressurepath == NULL);
+	if (maxreruns > 0)
+		buf_printf(&held, ",\"reruns\":%ld", reruns);
 	if (maxthreads > 0)
 		buf_printf(&held, ",\"threads\":%d", res.threads);
 	if (notediscards && maxload > 0) {
@@ -412,83 +346,11 @@ gatewait(long round, long shown_round, long rounds)
 	}
 }
 
-/* Add the member of "-a name:key=value" to its side; or exit 2. */
-static void
-addmember(const char *arg)
-{
-	const char *colon = strchr(arg, ':'), *eq;
-	struct side *s = NULL;
-	struct buf key = { 0 };
-	size_t i;
-
-	if (colon == NULL || (eq = strchr(colon, '=')) == NULL)
-		die("-a %s: expected name:key=value", arg);
-	for (i = 0; i < nsides; i++)
-		if (strlen(sides[i].name) == (size_t)(colon - arg) &&
-		    memcmp(sides[i].name, arg, (size_t)(colon - arg)) == 0)
-			s = &sides[i];
-	if (s == NULL)
-		die("-a %s: no side named %.*s", arg, (int)(colon - arg), arg);
-	if (eq == colon + 1)
-		die("-a %s: empty key", arg);
-	/*
-	 * Kept and compared as written, escaped, as metrics' keys are: two keys
-	 * that escape alike would be one key twice in every record.
-	 */
-	buf_esc(&key, colon + 1, (size_t)(eq - colon - 1));
-	for (i = 0; i < sizeof ownkeys / sizeof ownkeys[0]; i++)
-		if (key.n == strlen(ownkeys[i]) && memcmp(key.p, ownkeys[i], key.n) == 0)
-			die("-a %s: %s is a key of alternate's own", arg, ownkeys[i]);
-	if (takenkey(s, key.p, key.n))
-		die("-a %s: side %s has a member %s already", arg, s->name, key.p);
-	s->keys = xrealloc(s->keys, (s->nkeys + 1) * sizeof *s->keys);
-	s->keys[s->nkeys++] = key.p;
-	buf_add(&s->extra, ",\"", 2);
-	buf_add(&s->extra, key.p, key.n);
-	buf_add(&s->extra, "\":\"", 3);
-	buf_esc(&s->extra, eq + 1, strlen(eq + 1));
-	buf_add(&s->extra, "\"", 1);
-}
-
-static void
-addside(const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	const char *p;
-	size_t i, namelen;
-	char *name;
-
-	if (eq == NULL)
-		die("%s: a side is name=command", arg);
-	if (eq == arg)
-		die("%s: empty side name", arg);
-	if (eq[1] == '\0')
-		die("%s: empty command", arg);
-	/* Names go into records unescaped, and into shell commands: keep them plain. */
-	for (p = arg; p < eq; p++)
-		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
-		    !(*p >= '0' && *p <= '9') && !strchr("._+-", *p))
-			die("%s: a side name holds only letters, digits and ._+-", arg);
-	namelen = (size_t)(eq - arg);
-	name = xmalloc(namelen + 1);
-	memcpy(name, arg, namelen);
-	name[namelen] = '\0';
-	for (i = 0; i < nsides; i++)
-		if (strcmp(sides[i].name, name) == 0)
-			die("duplicate side name %s", name);
-	memset(&sides[nsides], 0, sizeof sides[nsides]);
-	sides[nsides].name = name;
-	sides[nsides].script = xmalloc(strlen(eq + 1) + sizeof "exec ");
-	strcpy(sides[nsides].script, "exec ");
-	strcat(sides[nsides].script, eq + 1);
-	nsides++;
-}
-
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-dpsw] [-a name:key=value] [-c cpu] [-l maxload] [-L wait]"
-	    " [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads]"
+	fprintf(stderr, "usage: %s [-V] [-dpsw] [-a name:key=value] [-c cpu|auto] [-l maxload] [-L wait]"
+	    " [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns]"
 	    " name=command ...\n", argv0);
 	exit(2);
 }
@@ -500,13 +362,14 @@ main(int argc, char *argv[])
 		"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 		"VECLIB_MAXIMUM_THREADS"
 	};
-	long cpu = -1, rounds = 3, retries = 10, used = 0, first = 1, round;
+	long cpu = -1, rounds = 3, retries = 10, used = 0, first = 1, round, rerunsused = 0;
 	const char *outpath = NULL, *err;
 	char lbuf[32], gbuf[32];
 	char **members;
 	double load = 0;
 	size_t *order, i, slot, nmembers = 0;
-	int c, pressure = 0, numbered = 0;
+	int c, pressure = 0, numbered = 0, pinned = 0;
+	const char *pinarg = NULL;
 
 	setargv0(argv[0]);
 	if (asks_version(argc, argv))
@@ -514,14 +377,16 @@ main(int argc, char *argv[])
 	members = xmalloc((size_t)argc * sizeof *members);
 	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */
-	while ((c = getopt(argc, argv, "+:a:c:dl:L:n:o:pr:R:st:T:w")) != -1) {
+	while ((c = getopt(argc, argv, "+:a:c:dl:L:n:o:pr:R:st:T:wW:")) != -1) {
 		switch (c) {
 		case 'a':
 			members[nmembers++] = optarg;
 			break;
 		case 'c':
-			if ((err = parse_long(optarg, 0, CPU_SETSIZE - 1, &cpu)) != NULL)
+			if ((err = pin_parse(optarg, &cpu)) != NULL)
 				die("-c %s: %s", optarg, err);
+			pinned = 1;
+			pinarg = optarg;
 			break;
 		case 'd':
 			notediscards = 1;
@@ -569,6 +434,10 @@ main(int argc, char *argv[])
 		case 'w':
 			watch = 1;
 			break;
+		case 'W':
+			if ((err = parse_long(optarg, 0, 1000000, &maxreruns)) != NULL)
+				die("-W %s: %s", optarg, err);
+			break;
 		default:
 			optionerror(c);
 			usage();
@@ -580,9 +449,9 @@ main(int argc, char *argv[])
 		usage();
 	sides = xmalloc((size_t)argc * sizeof *sides);
 	for (i = 0; i < (size_t)argc; i++)
-		addside(argv[i]);
+		side_add(sides, &nsides, argv[i]);
 	for (i = 0; i < nmembers; i++)
-		addmember(members[i]);
+		side_member(sides, nsides, members[i], ownkeys, sizeof ownkeys / sizeof ownkeys[0]);
 	/*
 	 * With three sides or more the orders are rows of a Williams design,
 	 * balanced only over whole periods: a run is made whole, and says so.
@@ -596,6 +465,8 @@ main(int argc, char *argv[])
 		rounds = whole;
 	}
 	free(members);
+	if (maxreruns > 0 && !watch)
+		die("-W %ld: needs -w, which tells a disturbed run", maxreruns);
 	order = xmalloc(nsides * sizeof *order);
 
 	/* Read once now: a kernel without PSI is a usage error, not a failed round. */
@@ -605,15 +476,9 @@ main(int argc, char *argv[])
 	for (i = 0; i < sizeof threadvars / sizeof threadvars[0]; i++)
 		if (setenv(threadvars[i], "1", 1) != 0)
 			die("setenv %s:", threadvars[i]);
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET((int)cpu, &set);
-		/* Children inherit the mask, so every side lands on this CPU. */
-		if (sched_setaffinity(0, sizeof set, &set) != 0)
-			die("-c %ld: cannot pin to that CPU:", cpu);
-	}
+	/* Children inherit the mask, so every side lands on this CPU. */
+	if (pinned && (err = pin_to(cpu, &cpu)) != NULL)
+		die("-c %s: %s:", pinarg, err);
 	if (outpath != NULL) {
 		if ((out = fopen(outpath, "a")) == NULL)
 			die("%s:", outpath);
@@ -629,45 +494,47 @@ main(int argc, char *argv[])
 	 * that a block run later continues both where an earlier one ended.
 	 */
 	for (round = first; round < first + rounds; round++) {
-		for (discards = 0;; discards++) {
+		for (discards = 0, reruns = 0;;) {
 			if (maxload > 0)
 				gatewait(round, round - first + 1, rounds);
 			williams(nsides, (size_t)(round - 1), order);
+			disturbed = 0;
 			for (slot = 0; slot < nsides; slot++) {
 				progress_show(&prog, "round %ld/%ld, side %s (%zu/%zu)", round - first + 1, rounds,
 				    sides[order[slot]].name, slot + 1, nsides);
 				load = runside(&sides[order[slot]], round, slot);
 				prog.done++;
-				/* Without a gate no round is ever discarded: write at once. */
-				if (maxload <= 0)
+				/* Without a gate no round is ever run again: write at once. */
+				if (maxload <= 0 && maxreruns == 0)
 					rflush();
 			}
-			if (maxload <= 0 || load < maxload)
+			if (maxload > 0 && load >= maxload) {
+				/* The round ran on a loaded machine: drop it and run it again. */
+				held.n = 0;
+				if (used == retries)
+					deferred(round, "retries", load, (double)retries);
+				retried = ++used;
+				discards++;
+				prog.total += (long)nsides;
+				fmt_double(lbuf, load);
+				fmt_double(gbuf, maxload);
+				progress_erase(&prog);
+				warnmsg("round %ld discarded: %s %s at or above %s after it (retry %ld of %ld)",
+				    round, gaugename(), lbuf, gbuf, used, retries);
+				continue;
+			}
+			if (!disturbed || rerunsused == maxreruns)
 				break;
-			/* The round ran on a loaded machine: drop it and run it again. */
+			/* Something else ran in a run's place: the round again, while -W allows. */
 			held.n = 0;
-			if (used == retries)
-				deferred(round, "retries", load, (double)retries);
-			retried = ++used;
+			rerunsused++;
+			reruns++;
 			prog.total += (long)nsides;
-			fmt_double(lbuf, load);
-			fmt_double(gbuf, maxload);
-			progress_erase(&prog);
-			warnmsg("round %ld discarded: %s %s at or above %s after it (retry %ld of %ld)",
-			    round, gaugename(), lbuf, gbuf, used, retries);
 		}
 		rflush();
 	}
 	progress_erase(&prog);
-	for (i = 0; i < nsides; i++) {
-		free(sides[i].name);
-		free(sides[i].script);
-		free(sides[i].extra.p);
-		while (sides[i].nkeys > 0)
-			free(sides[i].keys[--sides[i].nkeys]);
-		free(sides[i].keys);
-	}
-	free(sides);
+	side_free(sides, nsides);
 	free(order);
 	free(held.p);
 	return fshut(out, outname);

@@ -12,8 +12,8 @@
 #
 # In each kata scenario LAB_N gates (default 2) of each change: the kata
 # against itself (1) and planted slowdowns of count_below of 1.06x, 1.12x
-# and 2x, planted as a share of calls that search twice, so that the
-# factor holds at the benchmark's own sizes; each at every budget
+# and 2x, planted as a share of calls that search twice, the share
+# calibrated (measured) at the benchmark's own sizes; each at every budget
 # 0.10 and 0.05. A gate is gate.sh measure and judge of sides built once
 # (as make noise runs them), timed from its first round to its verdict.
 # Prints per scenario on stderr: false claims (regressed or improved on
@@ -71,15 +71,13 @@ noise_stop() {
 }
 trap 'noise_stop; exit 130' INT TERM HUP
 
-# slow_src FACTOR: the kata with count_below slowed by FACTOR, as
-# $dir/src/slow-FACTOR.c: in that share of its calls beyond the first
-# (12 of every 100 for 1.12), a second search, for an entry of the array
-# taken at random, as costly as the benchmark's own; so a batch's mean
-# call costs about FACTOR times the kata's at the benchmark's own sizes. The base of a slowdown's gate is the same code
-# with no second search (slow-1.c), so that the wrapper's own cost is on
-# both sides.
+# slow_src FACTOR PERMILLE: the kata with count_below slowed by FACTOR, as
+# $dir/src/slow-FACTOR.c: PERMILLE more searches in every 1000 of its calls
+# (over 1000: one or more in every call), each for an entry of the array
+# taken at random. The base of a
+# slowdown's gate is the same code with no second search (slow-1.c), so
+# that the wrapper's own cost is on both sides.
 slow_src() {
-	per100=$(echo "$1" | awk '{ printf "%d", ($1 - 1) * 100 + 0.5 }')
 	cat > "$dir/src/slow-$1.c" <<EOF
 /* The kata, count_below slowed by $1x (bench-verdict.sh). */
 #define kata_count_below kata_count_below_kata
@@ -91,11 +89,11 @@ kata_count_below(const float *sorted, int n, float t)
 {
 	static unsigned calls, at;
 	static volatile int sink;
-	int r = kata_count_below_kata(sorted, n, t);
+	int r = kata_count_below_kata(sorted, n, t), k;
 
-	if (++calls == 100)
+	if (++calls == 1000)
 		calls = 0;
-	if (calls < $per100) {
+	for (k = $2 / 1000 + (calls < $2 % 1000); k > 0; k--) {
 		at = (at + 104729u) % (unsigned)n;
 		sink = kata_count_below_kata(sorted, n, sorted[at]);
 	}
@@ -104,9 +102,27 @@ kata_count_below(const float *sorted, int n, float t)
 EOF
 }
 
-slow_src 1
+# The cost of the second searches, measured at the benchmark's own sizes:
+# a search for a random entry costs more than the benchmark's own query,
+# so a share of second searches does not slow count_below by that share.
+# Slowed by a probe share (400 per mille, far above the noise), count_below's
+# median paired ratio against slow-1 over 21 rounds on one CPU (alternate)
+# gives the cost of one per mille; each factor's share is then what slows
+# it by that factor.
+slow_src 1 0
+slow_src probe 400
+for v in 1 probe; do
+	cc -std=c11 -O2 -I"$top/bench" -I"$top/kata" -o "$dir/cal-$v" "$top/bench/bench.c" "$dir/src/slow-$v.c" -lm || exit 2
+done
+BENCH_CASES=count_below_ns "$pg/bin/alternate" -c auto -r 21 "a=$dir/cal-1" "b=$dir/cal-probe" > "$dir/cal.jsonl" || exit 2
+probe=$(jq -s -r '[range(1; 22) as $i | (map(select(.round == $i))) as $p |
+    ($p[] | select(.side == "b") | .count_below_ns) / ($p[] | select(.side == "a") | .count_below_ns)] | sort | .[10]' "$dir/cal.jsonl")
 for f in $changes; do
-	[ "$f" = 1 ] || slow_src "$f"
+	[ "$f" = 1 ] && continue
+	pm=$(echo "$f $probe" | awk '{ p = ($1 - 1) / (($2 - 1) / 400); printf "%d", p + 0.5 }')
+	[ "$pm" -ge 1 ] && [ "$pm" -le 5000 ] || { echo "bench-verdict: ${f}x needs $pm per mille of second searches (probe ${probe}x): out of reach" >&2; exit 2; }
+	slow_src "$f" "$pm"
+	echo "bench-verdict: count_below slowed ${f}x by $pm more searches in every 1000 calls (400 gave ${probe}x)" >&2
 done
 
 printf 'const int bench_verdict_empty = 0;\n' > "$dir/src/empty.c"

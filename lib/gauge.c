@@ -143,3 +143,26 @@ gauge_steal(double *seconds)
 	*seconds = v / (double)hz;
 	return 0;
 }
+
+int
+gauge_running(long *others)
+{
+	const char *path = getenv("PERFGATE_LOADAVG"), *p;
+	char line[128], *end;
+	long n;
+
+	if (path == NULL || *path == '\0')
+		path = "/proc/loadavg";
+	/* "0.52 0.58 0.59 2/123 4567": the fourth field's first number. */
+	if (readsmall(path, line, sizeof line) != NULL || (p = strchr(line, '/')) == NULL)
+		return -1;
+	while (p > line && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	errno = 0;
+	n = strtol(p, &end, 10);
+	if (end == p || *end != '/' || errno == ERANGE || n < 1)
+		return -1;
+	/* The reader itself is running as it reads. */
+	*others = n - 1;
+	return 0;
+}

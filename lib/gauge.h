@@ -40,5 +40,11 @@ const char *gauge_pressure(const struct gauge *g, double *v);
  */
 int gauge_stall(double *total_us);
 int gauge_steal(double *seconds);
+/*
+ * How many tasks are runnable at this moment besides the caller (the
+ * fourth field of /proc/loadavg, or PERFGATE_LOADAVG's file): unlike the
+ * load average, it shows a spell. 0, or -1 when it cannot be read.
+ */
+int gauge_running(long *others);
 
 #endif

@@ -474,8 +474,8 @@ jfield_is(const struct jfield *f, const char *key)
 	return memeq_str(f->key, f->keylen, key);
 }
 
-const char *
-jmetrics(const char *buf, size_t len, struct jrecord *rec)
+static const char *
+lastline(const char *buf, size_t len, struct jrecord *rec, int strings)
 {
 	const char *end = buf + len, *line, *err;
 	size_t i;
@@ -500,11 +500,23 @@ jmetrics(const char *buf, size_t len, struct jrecord *rec)
 		const struct jfield *f = &rec->field[i];
 		int n = f->keylen > 64 ? 64 : (int)f->keylen;
 
-		if (f->type != J_NUMBER) {
-			snprintf(msgbuf, sizeof msgbuf, "value of \"%.*s%s\" is not a number",
-			    n, f->key, f->keylen > 64 ? "..." : "");
+		if (f->type != J_NUMBER && !(strings && f->type == J_STRING)) {
+			snprintf(msgbuf, sizeof msgbuf, "value of \"%.*s%s\" is %s",
+			    n, f->key, f->keylen > 64 ? "..." : "", strings ? "neither a number nor a string" : "not a number");
 			return msgbuf;
 		}
 	}
 	return NULL;
+}
+
+const char *
+jmetrics(const char *buf, size_t len, struct jrecord *rec)
+{
+	return lastline(buf, len, rec, 0);
+}
+
+const char *
+jmembers(const char *buf, size_t len, struct jrecord *rec)
+{
+	return lastline(buf, len, rec, 1);
 }

@@ -77,6 +77,8 @@ void jrecord_free(struct jrecord *rec);
  * parse it into rec and return NULL; else return why not.
  */
 const char *jmetrics(const char *buf, size_t len, struct jrecord *rec);
+/* jmetrics' rule, but a member may also be a string (alternate -s: a digest, a version). */
+const char *jmembers(const char *buf, size_t len, struct jrecord *rec);
 
 /*
  * The grammar's pieces, for the layout fast path (jsonlayout.h). jskip_string

@@ -154,8 +154,11 @@ interval(const double *x, size_t n, double conf, double *work, double *med, doub
 
 /*
  * The claim n rounds show alone: regressed or improved, in the metric's
- * direction, when the interval excludes 1 and the median lies beyond the
- * budget the same way; else V_OK (no claim).
+ * direction, when the whole interval lies beyond the budget that way, so
+ * that the rounds exclude a change within the budget (its opposite); else
+ * V_OK (no claim). A median beyond the budget with an interval reaching
+ * into it is no claim: a change exactly at the budget would make it in
+ * most gates.
  */
 static enum verdict
 claim(const struct budget_entry *e, const double *x, size_t n, double conf, double *work)
@@ -165,8 +168,8 @@ claim(const struct budget_entry *e, const double *x, size_t n, double conf, doub
 
 	if (!interval(x, n, conf, work, &med, &lo, &hi))
 		return V_OK;
-	slower = lo > 1 && regressed(1, med, e->budget);
-	faster = hi < 1 && improved(1, med, e->budget);
+	slower = regressed(1, lo, e->budget);
+	faster = improved(1, hi, e->budget);
 	if (e->better == BETTER_HIGHER)
 		return faster ? V_REGRESSED : slower ? V_IMPROVED : V_OK;
 	return slower ? V_REGRESSED : faster ? V_IMPROVED : V_OK;

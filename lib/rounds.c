@@ -151,8 +151,9 @@ disturbance(struct disturb *d, const struct jrecord *rec)
 		d->busy++;
 	if (!isnan(numof(rec, "cpu")))
 		d->watched++;
-	if (!isnan(v = numof(rec, "reruns")) && v > d->rerun)
-		d->rerun = v;
+	/* Each record of a round says how often it was run again: count the first. */
+	if (!isnan(v = numof(rec, "reruns")) && numof(rec, "slot") == 0)
+		d->rerun += v;
 }
 
 /* Note each numeric member's name, once. */

@@ -39,7 +39,7 @@ struct rounds {
 		double ivcsw;		/* "ivcsw" */
 		size_t busy;		/* runs disturbed: "cpu" below 0.9, or "busy" */
 		size_t watched;		/* runs with "cpu" */
-		double rerun;		/* the most "reruns" of a round */
+		double rerun;		/* rounds run again, over all rounds ("reruns") */
 	} dist;
 	char **pool;		/* the raw values' storage */
 	size_t npool;

@@ -95,6 +95,12 @@ GATE_TIMEOUT ?= 120
 # More options for alternate, for example the load gate: -l 1.5, or on CPU
 # pressure: -p -l 10.
 GATE_ALTERNATE_FLAGS ?=
+# The CPU every run of the gate is pinned to (alternate -c): auto, the
+# highest-numbered CPU the gate may use; a CPU number; or off. On a shared
+# machine a neighbour slows one CPU at a time: on one CPU both sides of a
+# round meet the same spells (make bench-verdict measured it).
+GATE_CPU ?= auto
+export GATE_CPU
 # The rule (perfgate(7), "The rule"): every interval of the paired ratios
 # at GATE_CONFIDENCE; rounds measured on, while it cannot tell, up to
 # GATE_DEADLINE seconds of measuring, then `undecided`; with GATE_FOCUS on,

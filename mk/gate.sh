@@ -195,6 +195,11 @@ cmd_settings() {
 	# When this gate began: the report tells what it reused by it.
 	touch "$dir/gate.start"
 	check_rule "$dir" "${GATE_CONFIRM-}" "${GATE_NOISE-}"
+	case ${GATE_CPU-off} in
+	off) ;;
+	auto|[0-9]|[0-9][0-9]|[0-9][0-9][0-9]|[0-9][0-9][0-9][0-9]) flags="-c $GATE_CPU${flags:+ $flags}" ;;
+	*) fail "$dir" both settings "GATE_CPU=$GATE_CPU: not auto, off or a CPU number" ;;
+	esac
 	# cmpbudget is the one reader of the budget file, `runs` included.
 	n=$("$bin/cmpbudget" -b "$budget" -n 2> "$dir/budget.err") ||
 		fail "$dir" both budget "$(sed 's/^cmpbudget: //' "$dir/budget.err" | head -n 1)"

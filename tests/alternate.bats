@@ -464,9 +464,9 @@ williams_check() {
 
 @test "alternate: usage errors are exit 2" {
 	run -2 --separate-stderr alternate
-	[ "$stderr" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
+	[ "$stderr" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu|auto] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns] name=command ..." ]
 	run -2 --separate-stderr alternate -x a=true
-	[ "${stderr_lines[1]}" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] name=command ..." ]
+	[ "${stderr_lines[1]}" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu|auto] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns] name=command ..." ]
 	run -2 --separate-stderr alternate -r
 	[[ ${stderr_lines[1]} == usage:* ]]
 	[ -z "$output" ]
@@ -488,7 +488,13 @@ williams_check() {
 	run -2 --separate-stderr alternate -L x a=true
 	[ "$stderr" = "alternate: -L x: not a number" ]
 	run -2 --separate-stderr alternate -c -1 a=true
-	[ "$stderr" = "alternate: -c -1: out of range" ]
+	[ "$stderr" = "alternate: -c -1: not auto or a CPU number from 0" ]
+	run -2 --separate-stderr alternate -c Auto a=true
+	[ "$stderr" = "alternate: -c Auto: not auto or a CPU number from 0" ]
+	run -2 --separate-stderr alternate -W -1 -w a=true
+	[ "$stderr" = "alternate: -W -1: out of range" ]
+	run -2 --separate-stderr alternate -W 2 a=true
+	[ "$stderr" = "alternate: -W 2: needs -w, which tells a disturbed run" ]
 	run -2 --separate-stderr alternate -n 0 a=true
 	[ "$stderr" = "alternate: -n 0: out of range" ]
 	run -2 --separate-stderr alternate -T 0 a=true
@@ -609,13 +615,48 @@ SH
 	[ "$(echo "$output" | jq -c --argjson hz "$(getconf CLK_TCK)" \
 	    '[.pressure, .stall_s, (.steal_s * $hz | round), (.wall_s > 0), (.cpu >= 0), (.ivcsw >= 0), .t_ns]')" = \
 	    "[7.5,0.25,50,true,true,true,5]" ]
-	[ "$(echo "$output" | jq -r 'keys_unsorted | join(" ")')" = "side round slot load pressure wall_s cpu ivcsw stall_s steal_s t_ns" ]
-	# Without PSI or a steal column, those members are left out, not errors.
-	export PERFGATE_PRESSURE=$BATS_TEST_TMPDIR/none PERFGATE_STAT=$BATS_TEST_TMPDIR/none
+	[ "$(echo "$output" | jq -r 'keys_unsorted | join(" ")')" = "side round slot load pressure wall_s cpu ivcsw stall_s steal_s running t_ns" ]
+	# Without PSI, a steal column or a run queue, those members are left out, not errors.
+	printf '0.10 0.10 0.10\n' > loadavg
+	export PERFGATE_PRESSURE=$BATS_TEST_TMPDIR/none PERFGATE_STAT=$BATS_TEST_TMPDIR/none PERFGATE_LOADAVG=$BATS_TEST_TMPDIR/loadavg
 	run -0 --separate-stderr alternate -w -r 1 a="echo '{\"t_ns\":5}'"
 	[ "$(echo "$output" | jq -r 'keys_unsorted | join(" ")')" = "side round slot load wall_s cpu ivcsw t_ns" ]
 	# A metric with one of those names clashes, with -w.
 	run -2 --separate-stderr alternate -w -r 1 a="echo '{\"ivcsw\":5}'"
 	[ "$stderr" = "alternate: side a, round 1: metric \"ivcsw\" clashes with a key of alternate's own" ]
 	run -0 --separate-stderr alternate -r 1 a="echo '{\"ivcsw\":5}'"
+}
+
+@test "alternate -w: running is how many other tasks were runnable as the run ended, read from the run queue" {
+	printf '0.50 0.40 0.30 4/321 9999\n' > loadavg
+	export PERFGATE_LOADAVG=$BATS_TEST_TMPDIR/loadavg
+	run -0 --separate-stderr alternate -w -r 1 a="echo '{\"t_ns\":5}'"
+	[ "$(echo "$output" | jq -c '[.running, .load]')" = "[3,0.5]" ]
+	# A run queue it cannot read is left out.
+	printf '0.50 0.40 0.30\n' > loadavg
+	run -0 --separate-stderr alternate -w -r 1 a="echo '{\"t_ns\":5}'"
+	[ "$(echo "$output" | jq -c '.running')" = "null" ]
+	run -2 --separate-stderr alternate -w -r 1 a="echo '{\"running\":5}'"
+	[ "$stderr" = "alternate: side a, round 1: metric \"running\" clashes with a key of alternate's own" ]
+}
+
+@test "alternate -W: a round with a run that had little of a CPU is run again, at most reruns times in all, and says so" {
+	# A side that sleeps has almost no CPU time over its wall time: disturbed.
+	printf '#!/bin/sh\necho x >> "%s/count"\nsleep 0.05\necho "{\\"t_ns\\":1}"\n' "$BATS_TEST_TMPDIR" > idle.sh
+	chmod +x idle.sh
+	run -0 --separate-stderr alternate -w -W 2 -r 2 a=./idle.sh
+	# Round 1 ran three times (two reruns, all -W allows), round 2 once.
+	[ "$(grep -c x count)" = 4 ]
+	[ "$(echo "$output" | jq -c '[.round, .reruns]' | tr '\n' ' ')" = "[1,2] [2,0] " ]
+	# Without -W nothing is run again, and records carry no reruns.
+	run -0 --separate-stderr alternate -w -r 1 a=./idle.sh
+	[ "$(echo "$output" | jq -c '.reruns')" = "null" ]
+}
+
+@test "alternate -c auto: every side runs on the highest-numbered CPU alternate may use" {
+	want=$(taskset -cp $$ | sed 's/.*: //' | tr ',' '\n' | sed 's/.*-//' | sort -n | tail -n 1)
+	run -0 --separate-stderr alternate -c auto -r 1 a="sh -c 'echo \"{\\\"cpus\\\":\$(sed -n \"s/^Cpus_allowed_list:[[:space:]]*//p\" /proc/self/status)}\"'"
+	[ "$(echo "$output" | jq -r .cpus)" = "$want" ]
+	run -0 --separate-stderr taskset -c 0 alternate -c auto -r 1 a="sh -c 'echo \"{\\\"cpus\\\":\$(sed -n \"s/^Cpus_allowed_list:[[:space:]]*//p\" /proc/self/status)}\"'"
+	[ "$(echo "$output" | jq -r .cpus)" = 0 ]
 }
