@@ -197,6 +197,12 @@ cmd_settings() {
 	check_rule "$dir" "${GATE_CONFIRM-}" "${GATE_NOISE-}"
 	case ${GATE_CPU-off} in
 	off) ;;
+	*) case " $flags " in
+		*" -c"*) fail "$dir" both settings "GATE_ALTERNATE_FLAGS=$flags: pins the runs, as GATE_CPU=$GATE_CPU does: set GATE_CPU=off to pin them there, or drop -c" ;;
+		esac ;;
+	esac
+	case ${GATE_CPU-off} in
+	off) ;;
 	auto|[0-9]|[0-9][0-9]|[0-9][0-9][0-9]|[0-9][0-9][0-9][0-9]) flags="-c $GATE_CPU${flags:+ $flags}" ;;
 	*) fail "$dir" both settings "GATE_CPU=$GATE_CPU: not auto, off or a CPU number" ;;
 	esac

@@ -681,7 +681,8 @@ C
 
 @test "gate: a bad GATE_DEADLINE, GATE_CONFIDENCE or GATE_FOCUS, or a setting the rule no longer reads, cannot be decided, before anything is built" {
 	for bad in GATE_DEADLINE=x GATE_DEADLINE=0 GATE_DEADLINE=-1 GATE_DEADLINE= GATE_CONFIDENCE=1 GATE_CONFIDENCE=0 \
-	    GATE_CONFIDENCE=1.5 GATE_CONFIDENCE=x GATE_FOCUS=maybe GATE_NOISE=0.1 GATE_CONFIRM=2; do
+	    GATE_CONFIDENCE=1.5 GATE_CONFIDENCE=x GATE_FOCUS=maybe GATE_NOISE=0.1 GATE_CONFIRM=2 GATE_CPU=any GATE_CPU= \
+	    GATE_CPU=-1 'GATE_CPU=1;id'; do
 		fixed_gate '{"x_ns":8.0}' "$bad"
 		[ "$status" -eq 2 ]
 		[ "${#lines[@]}" -eq 1 ]
@@ -693,6 +694,28 @@ C
 	[ "$(summary error)" = "both: settings: GATE_CONFIDENCE=1: not a fraction above 0 and below 1" ]
 	fixed_gate '{"x_ns":8.0}' GATE_DEADLINE=x
 	[ "$(summary error)" = "both: settings: GATE_DEADLINE=x: not a number of seconds" ]
+	fixed_gate '{"x_ns":8.0}' GATE_CPU=any
+	[ "$(summary error)" = "both: settings: GATE_CPU=any: not auto, off or a CPU number" ]
+}
+
+@test "gate: every run is pinned to one CPU, the highest-numbered the gate may use (GATE_CPU=auto), or where GATE_CPU says" {
+	fixed_gate '{"x_ns":8.0}'
+	[ "$status" -eq 0 ]
+	grep -qx "alternate -c auto" "$G/runs.id"
+	# GATE_CPU=off leaves the runs where the system puts them; a number pins there.
+	fixed_gate '{"x_ns":8.0}' GATE_CPU=off
+	grep -qx "alternate " "$G/runs.id"
+	fixed_gate '{"x_ns":8.0}' GATE_CPU=0 GATE_ALTERNATE_FLAGS=-d
+	grep -qx "alternate -c 0 -d" "$G/runs.id"
+	# Two settings that pin: contradictory, one line, before anything is built.
+	rm -rf "$G"
+	fixed_gate '{"x_ns":8.0}' GATE_ALTERNATE_FLAGS='-d -c 1'
+	[ "$status" -eq 2 ]
+	[ "$(summary error)" = "both: settings: GATE_ALTERNATE_FLAGS=-d -c 1: pins the runs, as GATE_CPU=auto does: set GATE_CPU=off to pin them there, or drop -c" ]
+	[ ! -e "$G/base/bench" ]
+	fixed_gate '{"x_ns":8.0}' GATE_CPU=off GATE_ALTERNATE_FLAGS='-c 1'
+	[ "$status" -eq 0 ]
+	grep -qx "alternate -c 1" "$G/runs.id"
 }
 
 @test "gate: one job at a time (GATE_JOBS=1): the rule is read before the first block, measured whole" {
