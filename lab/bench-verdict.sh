@@ -21,8 +21,9 @@
 # (ok on a slowdown beyond the budget), undecided, median and 95th
 # percentile seconds per verdict, and the CPU pressure and load seen; on
 # stdout one record per scenario. Whether a slowdown is beyond a budget
-# is judged by its true factor: the median, over all its gates, of each
-# gate's median ratio of count_below.
+# is judged by its true factor in that scenario, measured apart from the
+# gates, under the same noise, just before them: the median ratio of
+# count_below in 31 paired rounds on one CPU.
 #
 #	LAB_N           gates of each change and budget (default 2)
 #	LAB_SCENARIOS   which scenarios (default all, in the order above)
@@ -43,6 +44,9 @@ unset MAKEFLAGS MFLAGS MAKELEVEL BASE HEAD GATEDIR BUDGET RUNS
 case $n in ''|*[!0-9]*|0) echo "bench-verdict: LAB_N=$n: not a number of gates" >&2; exit 2 ;; esac
 rm -rf "$dir" && mkdir -p "$dir/src" "$dir/proto" || exit 2
 make -s -C "$pg" all >/dev/null || exit 2
+# The lab's own measurements (the slowdowns' cost, their true factors) are
+# this checkout's, whichever gate is measured.
+make -s -C "$top" all >/dev/null || exit 2
 cc -std=c11 -O2 -o "$dir/noisemaker" lab/noisemaker.c || exit 2
 
 now() {
@@ -102,26 +106,36 @@ kata_count_below(const float *sorted, int n, float t)
 EOF
 }
 
-# The cost of the second searches, measured at the benchmark's own sizes:
-# a search for a random entry costs more than the benchmark's own query,
-# so a share of second searches does not slow count_below by that share.
-# Slowed by a probe share (400 per mille, far above the noise), count_below's
-# median paired ratio against slow-1 over 21 rounds on one CPU (alternate)
-# gives the cost of one per mille; each factor's share is then what slows
-# it by that factor.
+# ratio A B ROUNDS: the median, over ROUNDS paired rounds on one CPU
+# (this checkout's alternate, every metric as a gate's first block runs them), of B's
+# count_below over A's.
+ratio() {
+	"$top/bin/alternate" -c auto -r "$3" "a=$1" "b=$2" > "$dir/ratio.jsonl" || exit 2
+	jq -s -r --argjson n "$3" '[range(1; $n + 1) as $i | (map(select(.round == $i))) as $p |
+	    ($p[] | select(.side == "b") | .count_below_ns) / ($p[] | select(.side == "a") | .count_below_ns)] |
+	    sort | .[($n - 1) / 2 | floor]' "$dir/ratio.jsonl"
+}
+
+# The cost of the more searches, measured at the benchmark's own sizes: a
+# search for a random entry costs more than the benchmark's own query, so
+# a share of more searches does not slow count_below by that share.
+# Slowed by a probe (400 per mille, far above the noise), count_below's
+# ratio over 21 rounds gives the cost of one per mille; each factor's
+# share is then what slows it by that factor.
 slow_src 1 0
 slow_src probe 400
-for v in 1 probe; do
-	cc -std=c11 -O2 -I"$top/bench" -I"$top/kata" -o "$dir/cal-$v" "$top/bench/bench.c" "$dir/src/slow-$v.c" -lm || exit 2
-done
-BENCH_CASES=count_below_ns "$pg/bin/alternate" -c auto -r 21 "a=$dir/cal-1" "b=$dir/cal-probe" > "$dir/cal.jsonl" || exit 2
-probe=$(jq -s -r '[range(1; 22) as $i | (map(select(.round == $i))) as $p |
-    ($p[] | select(.side == "b") | .count_below_ns) / ($p[] | select(.side == "a") | .count_below_ns)] | sort | .[10]' "$dir/cal.jsonl")
+build_cal() {
+	cc -std=c11 -O2 -I"$top/bench" -I"$top/kata" -o "$dir/cal-$1" "$top/bench/bench.c" "$dir/src/slow-$1.c" -lm || exit 2
+}
+build_cal 1
+build_cal probe
+probe=$(ratio "$dir/cal-1" "$dir/cal-probe" 21) || exit 2
 for f in $changes; do
 	[ "$f" = 1 ] && continue
 	pm=$(echo "$f $probe" | awk '{ p = ($1 - 1) / (($2 - 1) / 400); printf "%d", p + 0.5 }')
-	[ "$pm" -ge 1 ] && [ "$pm" -le 5000 ] || { echo "bench-verdict: ${f}x needs $pm per mille of second searches (probe ${probe}x): out of reach" >&2; exit 2; }
+	[ "$pm" -ge 1 ] && [ "$pm" -le 5000 ] || { echo "bench-verdict: ${f}x needs $pm per mille of more searches (probe ${probe}x): out of reach" >&2; exit 2; }
 	slow_src "$f" "$pm"
+	build_cal "$f"
 	echo "bench-verdict: count_below slowed ${f}x by $pm more searches in every 1000 calls (400 gave ${probe}x)" >&2
 done
 
@@ -208,6 +222,14 @@ psi_total() {
 for sc in $scenarios; do
 	noise_start "$sc"
 	sleep 1
+	# Each slowdown's true factor here, under this noise.
+	if [ "$sc" != twospeed ]; then
+		for f in $changes; do
+			[ "$f" = 1 ] && continue
+			t=$(ratio "$dir/cal-1" "$dir/cal-$f" 31) || { noise_stop; exit 2; }
+			echo "$sc $f $t" >> "$dir/factors"
+		done
+	fi
 	p0=$(psi_total) t0=$(now) l0=$(cut -d' ' -f1 /proc/loadavg)
 	i=0
 	while [ $i -lt "$n" ]; do
@@ -231,18 +253,13 @@ for sc in $scenarios; do
 	echo "$sc $(echo "$p0 $p1 $t0 $t1" | awk '{ printf "%.0f", ($2 - $1) / 1e6 / ($4 - $3) * 100 }') $(echo "$l0 $l1" | awk '{ printf "%.2f", ($1 + $2) / 2 }')" >> "$dir/seen"
 done
 
-# Each slowdown's true factor: the median of count_below's median ratio
-# over all its gates, every scenario and budget (hundreds of rounds); the
-# kata against itself is 1.
 for f in $changes; do
-	if [ "$f" = 1 ]; then t=1; else t=$(awk -v f="$f" '$2 == f && $1 != "twospeed" { print $6 }' "$dir/raw" | sort -n |
-	    awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 1 }'); fi
-	echo "$f $t" >> "$dir/factors"
-	[ "$f" = 1 ] || echo "bench-verdict: count_below slowed ${f}x planted, ${t}x in the gates (the median of their median ratios)" >&2
+	[ "$f" = 1 ] && continue
+	echo "bench-verdict: count_below slowed ${f}x planted, measured $(awk -v f="$f" '$2 == f { printf "%s %.3fx, ", $1, $3 }' "$dir/factors" | sed 's/, $//')" >&2
 done
 while read -r sc f b verdict cb ratio other secs; do
-	t=$(awk -v f="$f" '$1 == f { print $2 }' "$dir/factors")
-	[ "$sc" = twospeed ] && t=1
+	t=$(awk -v s="$sc" -v f="$f" '$1 == s && $2 == f { print $3 }' "$dir/factors")
+	[ "$sc" = twospeed ] || [ "$f" = 1 ] && t=1
 	echo "$sc $f $b $(judged "$verdict" "$cb" "$other" "$t" "$b") $secs $t"
 done < "$dir/raw" > "$dir/all"
 
