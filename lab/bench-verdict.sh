@@ -29,13 +29,21 @@
 #	LAB_SCENARIOS   which scenarios (default all, in the order above)
 #	LAB_CHANGES     which changes (default "1 1.06 1.12 2")
 #	LAB_PERFGATE    the perfgate checkout whose gate is measured (default
-#	                this one), e.g. a build of main for the rule before
+#	                this one)
+#	LAB_BEFORE      a second checkout (the gate before a change), measured
+#	                side by side: each gate of LAB_PERFGATE's follows one of
+#	                its, under the same noise, and each has its table
 #	LAB_DIR         where the gates go (default build/bench-verdict)
 #	LAB_GATE_VARS   more make variables for the gates, e.g. GATE_FOCUS=off
 cd "$(dirname "$0")/.." || exit 2
 top=$(pwd)
 n=${LAB_N:-2}
-pg=$(cd "${LAB_PERFGATE:-$top}" && pwd) || exit 2
+pg_after=$(cd "${LAB_PERFGATE:-$top}" && pwd) || exit 2
+tags=after
+if [ -n "${LAB_BEFORE:-}" ]; then
+	pg_before=$(cd "$LAB_BEFORE" && pwd) || exit 2
+	tags="before after"
+fi
 dir=${LAB_DIR:-$top/build/bench-verdict}
 scenarios=${LAB_SCENARIOS:-quiet hog1 hog2 spells thrash twospeed}
 changes=${LAB_CHANGES:-1 1.06 1.12 2}
@@ -43,7 +51,10 @@ budgets="0.10 0.05"
 unset MAKEFLAGS MFLAGS MAKELEVEL BASE HEAD GATEDIR BUDGET RUNS
 case $n in ''|*[!0-9]*|0) echo "bench-verdict: LAB_N=$n: not a number of gates" >&2; exit 2 ;; esac
 rm -rf "$dir" && mkdir -p "$dir/src" "$dir/proto" || exit 2
-make -s -C "$pg" all >/dev/null || exit 2
+for tag in $tags; do
+	eval "pg=\$pg_$tag"
+	make -s -C "$pg" all >/dev/null || exit 2
+done
 # The lab's own measurements (the slowdowns' cost, their true factors) are
 # this checkout's, whichever gate is measured.
 make -s -C "$top" all >/dev/null || exit 2
@@ -160,10 +171,14 @@ printf 'const int bench_verdict_empty = 0;\n' > "$dir/src/empty.c"
 proto() {
 	name=$1 pbase=$2 phead=$3 pbudget=$4
 	shift 4
-	# shellcheck disable=SC2086
-	make -s -C "$pg" gate GATEDIR="$dir/proto/$name" BASE="$pbase" HEAD="$phead" BUDGET="$pbudget" "$@" ${LAB_GATE_VARS-} \
-	    > "$dir/proto/$name.out" 2> "$dir/proto/$name.err"
-	[ -f "$dir/proto/$name/head.key" ] || { echo "bench-verdict: the gate $name was not built" >&2; cat "$dir/proto/$name.err" >&2; exit 2; }
+	for tag in $tags; do
+		eval "pg=\$pg_$tag"
+		mkdir -p "$dir/proto/$tag"
+		# shellcheck disable=SC2086
+		make -s -C "$pg" gate GATEDIR="$dir/proto/$tag/$name" BASE="$pbase" HEAD="$phead" BUDGET="$pbudget" "$@" ${LAB_GATE_VARS-} \
+		    > "$dir/proto/$tag/$name.out" 2> "$dir/proto/$tag/$name.err"
+		[ -f "$dir/proto/$tag/$name/head.key" ] || { echo "bench-verdict: the gate $tag/$name was not built" >&2; cat "$dir/proto/$tag/$name.err" >&2; exit 2; }
+	done
 }
 for b in $budgets; do
 	printf 'runs = 3\n\n[budget]\nmatmul_ns = %s\nsum_ns = %s\nrmsnorm_ns = %s\ncount_below_ns = %s\n' $b $b $b $b > "$dir/kata-$b.toml"
@@ -252,14 +267,20 @@ for sc in $scenarios; do
 		for b in $budgets; do
 			if [ "$sc" = twospeed ]; then
 				for j in 1 2; do
-					gate "$dir/proto/walk-1-$b" "$dir/g/$sc/walk-$b.$i.$j"
-					echo "$sc 1 $b $(raw "$g") $secs" >> "$dir/raw"
+					for tag in $tags; do
+						eval "pg=\$pg_$tag"
+						gate "$dir/proto/$tag/walk-1-$b" "$dir/g/$tag/$sc/walk-$b.$i.$j"
+						echo "$tag $sc 1 $b $(raw "$g") $secs" >> "$dir/raw"
+					done
 				done
 				continue
 			fi
 			for f in $changes; do
-				gate "$dir/proto/kata-$f-$b" "$dir/g/$sc/$f-$b.$i"
-				echo "$sc $f $b $(raw "$g") $secs" >> "$dir/raw"
+				for tag in $tags; do
+					eval "pg=\$pg_$tag"
+					gate "$dir/proto/$tag/kata-$f-$b" "$dir/g/$tag/$sc/$f-$b.$i"
+					echo "$tag $sc $f $b $(raw "$g") $secs" >> "$dir/raw"
+				done
 			done
 		done
 	done
@@ -272,16 +293,19 @@ for f in $changes; do
 	[ "$f" = 1 ] && continue
 	echo "bench-verdict: count_below slowed ${f}x planted, measured $(awk -v f="$f" '$2 == f { printf "%s %.3fx, ", $1, $3 }' "$dir/factors" | sed 's/, $//')" >&2
 done
-while read -r sc f b verdict cb ratio other secs; do
+while read -r tag sc f b verdict cb ratio other secs; do
 	t=$(awk -v s="$sc" -v f="$f" '$1 == s && $2 == f { print $3 }' "$dir/factors")
 	[ "$sc" = twospeed ] || [ "$f" = 1 ] && t=1
-	echo "$sc $f $b $(judged "$verdict" "$cb" "$other" "$t" "$b") $secs $t"
+	echo "$tag $sc $f $b $(judged "$verdict" "$cb" "$other" "$t" "$b") $secs $t"
 done < "$dir/raw" > "$dir/all"
 
+for tag in $tags; do
+eval "pg=\$pg_$tag"
+[ "$tags" = after ] || echo "bench-verdict: $tag: $pg" >&2
 printf '%-9s %6s %6s %6s %6s %9s %8s %8s %10s %6s\n' scenario gates claims misses undec "caught" "med s" "p95 s" "pressure" load >&2
 for sc in $scenarios; do
-	grep "^$sc " "$dir/all" > "$dir/answers"
-	awk '{ print $5 }' "$dir/answers" > "$dir/secs"
+	grep "^$tag $sc " "$dir/all" > "$dir/answers"
+	awk '{ print $6 }' "$dir/answers" > "$dir/secs"
 	pressure=$(awk -v s="$sc" '$1 == s { print $2 }' "$dir/seen")
 	load=$(awk -v s="$sc" '$1 == s { print $3 }' "$dir/seen")
 	gates=$(grep -c . "$dir/answers")
@@ -289,12 +313,13 @@ for sc in $scenarios; do
 	misses=$(grep -c ' miss ' "$dir/answers")
 	undecided=$(grep -c ' undecided ' "$dir/answers")
 	errors=$(grep -c ' error ' "$dir/answers")
-	beyond=$(awk '$6 > 1 + $3' "$dir/answers" | grep -c .)
+	beyond=$(awk '$7 > 1 + $4' "$dir/answers" | grep -c .)
 	caught=$(grep -c ' caught ' "$dir/answers")
 	med=$(pct "$dir/secs" 50) p95=$(pct "$dir/secs" 95)
 	printf '%-9s %6s %6s %6s %6s %9s %8s %8s %9s%% %6s\n' "$sc" "$gates" "$claims" "$misses" "$undecided" "$caught/$beyond" \
 	    "$med" "$p95" "$pressure" "$load" >&2
-	printf '{"scenario":"%s","gates":%s,"false_claims":%s,"misses":%s,"undecided":%s,"errors":%s,"caught":%s,"beyond_budget":%s,"median_s":%s,"p95_s":%s,"pressure":%s,"load":%s,"n":%s,"perfgate":"%s"}\n' \
-	    "$sc" "$gates" "$claims" "$misses" "$undecided" "$errors" "$caught" "$beyond" "$med" "$p95" "$pressure" "$load" "$n" "$pg"
+	printf '{"checkout":"%s","scenario":"%s","gates":%s,"false_claims":%s,"misses":%s,"undecided":%s,"errors":%s,"caught":%s,"beyond_budget":%s,"median_s":%s,"p95_s":%s,"pressure":%s,"load":%s,"n":%s}\n' \
+	    "$tag" "$sc" "$gates" "$claims" "$misses" "$undecided" "$errors" "$caught" "$beyond" "$med" "$p95" "$pressure" "$load" "$n"
 done
-echo "bench-verdict: every gate's answer in $dir/all (scenario, change, budget, answer, seconds, true factor)" >&2
+done
+echo "bench-verdict: every gate's answer in $dir/all (checkout, scenario, change, budget, answer, seconds, true factor)" >&2
