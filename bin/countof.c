@@ -257,8 +257,8 @@ remove_dumps(const char *dir)
 static int
 put_record(const char *side, const struct jrecord *rec)
 {
-	char buf[32];
-	const char *sep = "";
+	struct jwriter w;
+	char key[160];
 	size_t i, j;
 
 	for (i = 0; i < rec->n; i++)
@@ -275,34 +275,25 @@ put_record(const char *side, const struct jrecord *rec)
 				return 2;
 			}
 		}
-	putchar('{');
-	if (side != NULL) {
-		fputs("\"side\":", stdout);
-		jput_str(stdout, side);
-		sep = ",";
-	}
-	for (j = 0; j < ndumps; j++) {
-		fmt_double(buf, (double)dumps[j].instr / (double)dumps[j].calls);
-		printf("%s\"%s\":%s", sep, dumps[j].key, buf);
-		sep = ",";
-	}
+	jw_begin(&w, stdout);
+	if (side != NULL)
+		jw_str(&w, "side", side);
+	for (j = 0; j < ndumps; j++)
+		jw_num(&w, dumps[j].key, (double)dumps[j].instr / (double)dumps[j].calls);
 	/* With -c, m_l1_misses and m_ll_misses for each m_instr, after them all. */
 	for (j = 0; j < ndumps; j++) {
 		int base = (int)strlen(dumps[j].key) - (int)strlen("_instr");
 
 		if (!dumps[j].cache)
 			continue;
-		fmt_double(buf, (double)dumps[j].l1 / (double)dumps[j].calls);
-		printf(",\"%.*s_l1_misses\":%s", base, dumps[j].key, buf);
-		fmt_double(buf, (double)dumps[j].ll / (double)dumps[j].calls);
-		printf(",\"%.*s_ll_misses\":%s", base, dumps[j].key, buf);
+		snprintf(key, sizeof key, "%.*s_l1_misses", base, dumps[j].key);
+		jw_num(&w, key, (double)dumps[j].l1 / (double)dumps[j].calls);
+		snprintf(key, sizeof key, "%.*s_ll_misses", base, dumps[j].key);
+		jw_num(&w, key, (double)dumps[j].ll / (double)dumps[j].calls);
 	}
-	for (i = 0; i < rec->n; i++) {
-		printf("%s\"%.*s\":%.*s", sep, (int)rec->field[i].keylen, rec->field[i].key,
-		    (int)rec->field[i].rawlen, rec->field[i].raw);
-		sep = ",";
-	}
-	puts("}");
+	for (i = 0; i < rec->n; i++)
+		jw_field(&w, &rec->field[i]);
+	jw_end(&w);
 	return fshut(stdout, "stdout");
 }
 

@@ -130,6 +130,8 @@ jw_keyraw(struct jwriter *w, const char *key, size_t keylen)
 {
 	if (w->members++ > 0)
 		fputc(',', w->fp);
+	if (key == NULL)
+		return;
 	fputc('"', w->fp);
 	fwrite(key, 1, keylen, w->fp);
 	fputs("\":", w->fp);
@@ -193,12 +195,19 @@ jw_raw(struct jwriter *w, const char *key, const char *raw, size_t len)
 }
 
 void
-jw_rawstr(struct jwriter *w, const char *key, const char *val)
+jw_rawstr(struct jwriter *w, const char *key, const char *val, size_t len)
 {
-	jw_keyraw(w, key, strlen(key));
+	jw_keyraw(w, key, key != NULL ? strlen(key) : 0);
 	fputc('"', w->fp);
-	fputs(val, w->fp);
+	fwrite(val, 1, len, w->fp);
 	fputc('"', w->fp);
+}
+
+void
+jw_field(struct jwriter *w, const struct jfield *f)
+{
+	jw_keyraw(w, f->key, f->keylen);
+	fwrite(f->raw, 1, f->rawlen, w->fp);
 }
 
 void

@@ -77,8 +77,10 @@ void jw_bool(struct jwriter *w, const char *key, int v);
 void jw_null(struct jwriter *w, const char *key);
 /* A member whose value is JSON text already (a number as read, an array). */
 void jw_raw(struct jwriter *w, const char *key, const char *raw, size_t len);
-/* A member read from a record: its key and its string's body as written (escapes kept). */
-void jw_rawstr(struct jwriter *w, const char *key, const char *val);
+/* A member read from a record: its key and its string's body val[0..len) as written (escapes kept). */
+void jw_rawstr(struct jwriter *w, const char *key, const char *val, size_t len);
+/* A member read from a record (struct jfield): its key and value as written, passed through. */
+void jw_field(struct jwriter *w, const struct jfield *f);
 /* A member that is an object ('{') or an array ('['), ended by jw_close. */
 void jw_open(struct jwriter *w, const char *key, char c);
 void jw_close(struct jwriter *w);

@@ -2,6 +2,7 @@
  * judgerec: the records of cmpbudget's minima mode (see judgerec.h).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "jsonl.h"
 #include "jsonwrite.h"
@@ -48,7 +49,7 @@ ident(struct jwriter *w, const struct rounds *rs, enum side s)
 	/* The members were JSON strings: their text passes through as written. */
 	jw_open(w, side_name[s], '{');
 	for (i = 0; i < rs->nid[s]; i++)
-		jw_rawstr(w, rs->id[s][i].key, rs->id[s][i].val);
+		jw_rawstr(w, rs->id[s][i].key, rs->id[s][i].val, strlen(rs->id[s][i].val));
 	jw_close(w);
 }
 
