@@ -29,8 +29,8 @@
 #include "rounds.h"
 #include "stats.h"
 #include "statsread.h"
+#include "tool.h"
 #include "util.h"
-#include "version.h"
 
 static struct budget budget;
 /* The sides' names and minjson's records of each (statsread.h). */
@@ -298,10 +298,7 @@ main(int argc, char *argv[])
 	int c, s, ok, status, check = 0, strict = 0, haverounds = 0;
 	char *msg;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
-	opterr = 0;
+	tool_begin(argc, argv);
 	while ((c = getopt(argc, argv, ":B:b:c:Dd:f:H:k:M:m:N:no:pR:r:S:s:T:uW")) != -1) {
 		switch (c) {
 		case 'D':
@@ -315,8 +312,7 @@ main(int argc, char *argv[])
 			dopt.outdir = optarg;
 			break;
 		case 'R':
-			if ((why = parse_long(optarg, 1, 1000000, &dopt.first)) != NULL)
-				die("-R %s: %s", optarg, why);
+			dopt.first = opt_long('R', 1, 1000000, NULL);
 			break;
 		case 'T':
 			dopt.since = optarg;
@@ -335,8 +331,7 @@ main(int argc, char *argv[])
 				die("-c %s: the confidence must be above 0 and below 1", optarg);
 			break;
 		case 'f':
-			if ((why = parse_double(optarg, 0, 1e6, &noise)) != NULL)
-				die("-f %s: %s", optarg, why);
+			noise = opt_double('f', 0, 1e6, NULL);
 			break;
 		case 'H':
 			sidename[SIDE_HEAD] = optarg;
@@ -351,8 +346,7 @@ main(int argc, char *argv[])
 			mdfile = optarg;
 			break;
 		case 'N':
-			if ((why = parse_double(optarg, 0, 1e6, &settle)) != NULL)
-				die("-N %s: %s", optarg, why);
+			settle = opt_double('N', 0, 1e6, NULL);
 			break;
 		case 'n':
 			check = 1;

@@ -21,8 +21,8 @@
 #include "countjudge.h"
 #include "jsonl.h"
 #include "proc.h"
+#include "tool.h"
 #include "util.h"
-#include "version.h"
 
 #define DEFAULT_TIMEOUT_S 600.0
 #define DUMP_PREFIX "callgrind.out."
@@ -365,15 +365,12 @@ count(char **argv, const char *dir, const char *side, double timeout, int cache)
 int
 main(int argc, char *argv[])
 {
-	const char *budget = "budget.toml", *dir = NULL, *side = NULL, *why;
+	const char *budget = "budget.toml", *dir = NULL, *side = NULL;
 	char tmpl[4096];
 	double timeout = DEFAULT_TIMEOUT_S, eps = 0.01;
 	int c, cache = 0, judge = 0, layout = 0, keep, rc;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
-	opterr = 0;
+	tool_begin(argc, argv);
 	/* '+': options end at the command, whose own options are its own. */
 	while ((c = getopt(argc, argv, "+:b:cd:e:jls:t:")) != -1) {
 		switch (c) {
@@ -387,8 +384,7 @@ main(int argc, char *argv[])
 			dir = optarg;
 			break;
 		case 'e':
-			if ((why = parse_double(optarg, 0, 1e6, &eps)) != NULL)
-				die("-e %s: %s (0 or more)", optarg, why);
+			eps = opt_double('e', 0, 1e6, "0 or more");
 			break;
 		case 'j':
 			judge = 1;
@@ -400,8 +396,7 @@ main(int argc, char *argv[])
 			side = optarg;
 			break;
 		case 't':
-			if ((why = parse_double(optarg, 0, 1e7, &timeout)) != NULL)
-				die("-t %s: %s (0 to 1e7 seconds, 0 for none)", optarg, why);
+			timeout = opt_double('t', 0, 1e7, "0 to 1e7 seconds, 0 for none");
 			break;
 		default:
 			optionerror(c);

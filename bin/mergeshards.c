@@ -18,6 +18,7 @@
 #include "judge.h"
 #include "perfjson.h"
 #include "report.h"
+#include "tool.h"
 #include "util.h"
 #include "version.h"
 
@@ -401,10 +402,7 @@ main(int argc, char *argv[])
 	size_t i;
 	int c, nreg = 0, status;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
-	opterr = 0;
+	tool_begin(argc, argv);
 	while ((c = getopt(argc, argv, ":m:n:")) != -1) {
 		switch (c) {
 		case 'm':

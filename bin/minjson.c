@@ -21,8 +21,8 @@
 #include "recordkeys.h"
 #include "stats.h"
 #include "statsacc.h"
+#include "tool.h"
 #include "util.h"
-#include "version.h"
 
 enum stat { ST_MIN, ST_MAX, ST_MEAN, ST_MEDIAN, ST_Q1, ST_Q3, NSTAT };
 
@@ -442,12 +442,9 @@ main(int argc, char *argv[])
 	size_t i;
 	int c;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
+	tool_begin(argc, argv);
 	stats[0] = ST_MIN;
 	nstats = 1;
-	opterr = 0;
 	while ((c = getopt(argc, argv, ":k:s:x:")) != -1) {
 		switch (c) {
 		case 'k':
