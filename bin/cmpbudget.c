@@ -51,7 +51,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-DnpuW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
+	fprintf(stderr, "usage: %s [-V] [-DpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
 	    " [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat]"
 	    " [-T since] [file ...]\n", argv0);
 	exit(2);
@@ -299,7 +299,7 @@ main(int argc, char *argv[])
 	char *msg;
 
 	tool_begin(argc, argv);
-	while ((c = getopt(argc, argv, ":B:b:c:Dd:f:H:k:M:m:N:no:pR:r:S:s:T:uW")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:Dd:f:H:k:M:m:N:no:pqR:r:S:s:T:uW")) != -1) {
 		switch (c) {
 		case 'D':
 			ruled = 1;
@@ -349,6 +349,8 @@ main(int argc, char *argv[])
 			settle = opt_double('N', 0, 1e6, NULL);
 			break;
 		case 'n':
+			opt_moved('n', 'q', "check the budget file only");
+		case 'q':
 			check = 1;
 			break;
 		case 'p':
@@ -402,7 +404,7 @@ main(int argc, char *argv[])
 	}
 	if (onlylist != NULL && nerrs == 0 && (msg = budget_only(&budget, &othershare, onlylist)) != NULL)
 		failmsg(msg);
-	/* -n: the budget file is valid, and the gate learns its rounds. */
+	/* -q: the budget file is valid, and the gate learns its rounds. */
 	if (check) {
 		printf("%ld\n", budget.runs);
 		return fshut(stdout, "stdout");

@@ -17,6 +17,12 @@ tool_begin(int argc, char *argv[])
 	opterr = 0;
 }
 
+void
+opt_moved(int old, int now, const char *what)
+{
+	die("-%c is now -%c (%s)", old, now, what);
+}
+
 static _Noreturn void
 refuse(int c, const char *why, const char *range)
 {

@@ -20,4 +20,11 @@ void tool_begin(int argc, char *argv[]);
 double opt_double(int c, double lo, double hi, const char *range);
 long opt_long(int c, long lo, long hi, const char *range);
 
+/*
+ * An option letter given a new one (docs/DESIGN.md, Option letters): one
+ * line "tool: -old is now -new (what)" and exit 2, so that a caller of the
+ * old letter stops, never gets another meaning.
+ */
+_Noreturn void opt_moved(int old, int now, const char *what);
+
 #endif
