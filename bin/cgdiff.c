@@ -56,7 +56,7 @@ static int nsuspect;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-e eps] [-k key] [-l lines] [-m metric] [-n functions] [-s suspect] "
+	fprintf(stderr, "usage: %s [-a suspect] [-e eps] [-k key] [-l lines] [-M metric] [-n functions] "
 	    "[-B command] [-H command] base head\n       %s -V\n", argv0, argv0);
 	exit(2);
 }
@@ -433,7 +433,7 @@ main(int argc, char *argv[])
 	int c, moved, rc, lines = 0;
 
 	tool_begin(argc, argv);
-	while ((c = getopt(argc, argv, ":B:H:e:k:l:m:n:s:")) != -1) {
+	while ((c = getopt(argc, argv, ":a:B:H:e:k:l:M:m:n:s:")) != -1) {
 		switch (c) {
 		case 'B':
 			bexe = optarg;
@@ -450,15 +450,19 @@ main(int argc, char *argv[])
 		case 'l':
 			nlines = opt_long('l', 0, 1000000, "0 to 1000000");
 			break;
-		case 'm':
+		case 'M':
 			metric = optarg;
 			break;
+		case 'm':
+			opt_moved('m', 'M', "the metric named");
 		case 'n':
 			nfn = opt_long('n', 0, 1000000, "0 to 1000000");
 			break;
 		case 's':
+			opt_moved('s', 'a', "a suspect added");
+		case 'a':
 			if (nsuspect == MAX_SUSPECTS)
-				die("-s: more than %d suspects", MAX_SUSPECTS);
+				die("-a: more than %d suspects", MAX_SUSPECTS);
 			suspect[nsuspect++] = optarg;
 			break;
 		default:
