@@ -20,8 +20,8 @@
 
 #include "cgdump.h"
 #include "json.h"
+#include "tool.h"
 #include "util.h"
-#include "version.h"
 
 #define DUMP_PREFIX "callgrind.out."
 #define PERFGATE_TRIGGER "Client Request: perfgate "
@@ -56,7 +56,7 @@ static int nsuspect;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-e eps] [-k key] [-l lines] [-m metric] [-n functions] [-s suspect] "
+	fprintf(stderr, "usage: %s [-a suspect] [-e eps] [-k key] [-l lines] [-M metric] [-n functions] "
 	    "[-B command] [-H command] base head\n       %s -V\n", argv0, argv0);
 	exit(2);
 }
@@ -424,7 +424,7 @@ int
 main(int argc, char *argv[])
 {
 	struct side b = { .name = "base" }, h = { .name = "head" };
-	const char *bexe = NULL, *hexe = NULL, *why;
+	const char *bexe = NULL, *hexe = NULL;
 	double eps = 0.01, bt, ht, bd;
 	struct row *r;
 	struct lrow *l = NULL;
@@ -432,11 +432,8 @@ main(int argc, char *argv[])
 	long n, nfn = 10, nlines = 5, j;
 	int c, moved, rc, lines = 0;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
-	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:H:e:k:l:m:n:s:")) != -1) {
+	tool_begin(argc, argv);
+	while ((c = getopt(argc, argv, ":a:B:H:e:k:l:M:m:n:s:")) != -1) {
 		switch (c) {
 		case 'B':
 			bexe = optarg;
@@ -445,26 +442,27 @@ main(int argc, char *argv[])
 			hexe = optarg;
 			break;
 		case 'e':
-			if ((why = parse_double(optarg, 0, 1e6, &eps)) != NULL)
-				die("-e %s: %s (0 or more)", optarg, why);
+			eps = opt_double('e', 0, 1e6, "0 or more");
 			break;
 		case 'k':
 			key = optarg;
 			break;
 		case 'l':
-			if ((why = parse_long(optarg, 0, 1000000, &nlines)) != NULL)
-				die("-l %s: %s (0 to 1000000)", optarg, why);
+			nlines = opt_long('l', 0, 1000000, "0 to 1000000");
 			break;
-		case 'm':
+		case 'M':
 			metric = optarg;
 			break;
+		case 'm':
+			opt_moved('m', 'M', "the metric named");
 		case 'n':
-			if ((why = parse_long(optarg, 0, 1000000, &nfn)) != NULL)
-				die("-n %s: %s (0 to 1000000)", optarg, why);
+			nfn = opt_long('n', 0, 1000000, "0 to 1000000");
 			break;
 		case 's':
+			opt_moved('s', 'a', "a suspect added");
+		case 'a':
 			if (nsuspect == MAX_SUSPECTS)
-				die("-s: more than %d suspects", MAX_SUSPECTS);
+				die("-a: more than %d suspects", MAX_SUSPECTS);
 			suspect[nsuspect++] = optarg;
 			break;
 		default:

@@ -22,35 +22,20 @@
 #include "decide.h"
 #include "jsonl.h"
 #include "judge.h"
+#include "judgerec.h"
 #include "msg.h"
 #include "recordkeys.h"
 #include "report.h"
 #include "rounds.h"
 #include "stats.h"
+#include "statsread.h"
+#include "tool.h"
 #include "util.h"
-#include "version.h"
-
-/*
- * The records kept: for each side, the statistic it is judged by and the
- * quartiles q1 and q3 for the quartiles' key. A line is copied so that its
- * parsed fields stay valid after the reader moves on.
- */
-enum { ST_MAIN, ST_Q1, ST_Q3, NSTAT };
-
-struct slot {
-	char *line;
-	struct jrecord rec;
-	const char *file;
-	unsigned long lineno;
-	int have;
-};
 
 static struct budget budget;
-static struct slot slots[NSIDE][NSTAT];
+/* The sides' names and minjson's records of each (statsread.h). */
 static const char *sidename[NSIDE] = { "base", "head" };
-static const char *statname[NSIDE][NSTAT] = { { "min", "q1", "q3" }, { "min", "q1", "q3" } };
-static char **names;
-static size_t nnames;
+static struct sidestats ss = { .stat = { { "min", "q1", "q3" }, { "min", "q1", "q3" } } };
 
 /* The input's numeric members that the budget does not name, in order of appearance. */
 static char **unbudgeted;
@@ -66,7 +51,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-DnpuW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
+	fprintf(stderr, "usage: %s [-V] [-DpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
 	    " [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat]"
 	    " [-T since] [file ...]\n", argv0);
 	exit(2);
@@ -88,99 +73,6 @@ fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	failmsg(vmsgf(fmt, ap));
 	va_end(ap);
-}
-
-/* Is the string f's value, as written, s? (jfield_is compares its key.) */
-static int
-valueis(const struct jfield *f, const char *s)
-{
-	size_t n = strlen(s);
-
-	return f->rawlen == n && memeq(f->raw, s, n);
-}
-
-/*
- * Keep a copy of the record if it is one that matters. A second record for
- * the same side and statistic makes the input ambiguous.
- */
-static int
-keep(const char *line, size_t len, const struct jfield *side, const struct jfield *stat,
-    const char *file, unsigned long lineno)
-{
-	int i, j;
-	struct slot *s;
-	const char *msg;
-
-	for (i = 0; i < NSIDE; i++) {
-		if (!valueis(side, sidename[i]))
-			continue;
-		for (j = 0; j < NSTAT; j++) {
-			if (!valueis(stat, statname[i][j]))
-				continue;
-			s = &slots[i][j];
-			if (s->have) {
-				fail("%s:%lu: second record for side \"%s\", stat \"%s\" (first at %s:%lu)",
-				    file, lineno, sidename[i], statname[i][j], s->file, s->lineno);
-				return -1;
-			}
-			s->line = xmemdup(line, len);
-			if ((msg = jparse(s->line, len, &s->rec)) != NULL) {
-				fail("%s:%lu: %s", file, lineno, msg);
-				return -1;
-			}
-			s->file = file;
-			s->lineno = lineno;
-			s->have = 1;
-		}
-	}
-	return 0;
-}
-
-/* Read one input file; returns the number of records, or -1 after fail(). */
-static long
-readfile(const char *path, const char *key)
-{
-	struct jreader r;
-	struct jrecord rec = { 0 };
-	const struct jfield *side, *stat;
-	const char *line, *msg;
-	size_t len;
-	long nrec = 0;
-	int rc;
-	char *name;
-
-	if (jreader_open(&r, path) < 0) {
-		fail("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	/* The name lives as long as the program: slots point to it. */
-	name = xstrdup(r.name);
-	names = xrealloc(names, (nnames + 1) * sizeof *names);
-	names[nnames++] = name;
-	while ((rc = jreader_next(&r, &line, &len)) == 1) {
-		if ((msg = jparse(line, len, &rec)) != NULL) {
-			fail("%s:%lu: %s", r.name, r.lineno, msg);
-			break;
-		}
-		side = jget(&rec, key, strlen(key));
-		stat = jget(&rec, "stat", 4);
-		if (side == NULL || side->type != J_STRING) {
-			fail("%s:%lu: no string \"%s\": not a record of minjson", r.name, r.lineno, key);
-			break;
-		}
-		if (stat == NULL || stat->type != J_STRING) {
-			fail("%s:%lu: no string \"stat\": not a record of minjson", r.name, r.lineno);
-			break;
-		}
-		nrec++;
-		if (keep(line, len, side, stat, name, r.lineno) < 0)
-			break;
-	}
-	if (rc < 0)
-		fail("read %s: %s", r.name, strerror(errno));
-	jrecord_free(&rec);
-	jreader_close(&r);
-	return rc == 0 ? nrec : -1;
 }
 
 /* Numbers that are not metrics: minjson's count and alternate's bookkeeping. */
@@ -205,8 +97,8 @@ find_unbudgeted(void)
 	int s;
 
 	for (s = 0; s < NSIDE; s++)
-		for (i = 0; i < slots[s][ST_MAIN].rec.n; i++) {
-			f = &slots[s][ST_MAIN].rec.field[i];
+		for (i = 0; i < ss.slot[s][ST_MAIN].rec.n; i++) {
+			f = &ss.slot[s][ST_MAIN].rec.field[i];
 			/* A [counts] metric is countof's to judge: neither budgeted nor unbudgeted here. */
 			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL ||
 			    budget_find(&othershare, f->key, f->keylen) != NULL)
@@ -223,17 +115,6 @@ find_unbudgeted(void)
 
 /* The judgment. */
 
-static const struct jfield *
-metric(int side, int stat, const char *name)
-{
-	const struct jfield *f;
-
-	if (!slots[side][stat].have)
-		return NULL;
-	f = jget(&slots[side][stat].rec, name, strlen(name));
-	return f != NULL && f->type == J_NUMBER ? f : NULL;
-}
-
 static void
 judge(struct result *res, const struct budget_entry *e)
 {
@@ -242,10 +123,10 @@ judge(struct result *res, const struct budget_entry *e)
 
 	res->e = e;
 	res->verdict = V_ERROR;
-	res->base = metric(SIDE_BASE, ST_MAIN, e->name);
-	res->head = metric(SIDE_HEAD, ST_MAIN, e->name);
+	res->base = sidestats_metric(&ss, SIDE_BASE, ST_MAIN, e->name);
+	res->head = sidestats_metric(&ss, SIDE_HEAD, ST_MAIN, e->name);
 	for (i = 0; i < NSIDE; i++) {
-		f = jget(&slots[i][ST_MAIN].rec, e->name, strlen(e->name));
+		f = jget(&ss.slot[i][ST_MAIN].rec, e->name, strlen(e->name));
 		if (f == NULL)
 			fail("%s: missing on side \"%s\"", e->name, sidename[i]);
 		else if (f->type != J_NUMBER)
@@ -268,125 +149,12 @@ judge(struct result *res, const struct budget_entry *e)
 	}
 	res->hasdelta = 1;
 	res->verdict = judge_budget(e, res->base->num, res->head->num);
-	bq1 = metric(SIDE_BASE, ST_Q1, e->name);
-	bq3 = metric(SIDE_BASE, ST_Q3, e->name);
-	hq1 = metric(SIDE_HEAD, ST_Q1, e->name);
-	hq3 = metric(SIDE_HEAD, ST_Q3, e->name);
+	bq1 = sidestats_metric(&ss, SIDE_BASE, ST_Q1, e->name);
+	bq3 = sidestats_metric(&ss, SIDE_BASE, ST_Q3, e->name);
+	hq1 = sidestats_metric(&ss, SIDE_HEAD, ST_Q1, e->name);
+	hq3 = sidestats_metric(&ss, SIDE_HEAD, ST_Q3, e->name);
 	if (bq1 && bq3 && hq1 && hq3)
 		res->quartiles = quartile_opinion(bq1->num, bq3->num, hq1->num, hq3->num);
-}
-
-/* The records. */
-
-/* The metrics whose verdict is v (or, with doubted, that were doubted), as a JSON array. */
-static void
-putlist(const struct result *res, size_t nres, enum verdict v, int doubted)
-{
-	size_t i;
-	int first = 1;
-
-	putchar('[');
-	for (i = 0; i < nres; i++)
-		if (doubted ? res[i].doubted : res[i].verdict == v) {
-			if (!first)
-				putchar(',');
-			jput_str(stdout, res[i].e->name);
-			first = 0;
-		}
-	putchar(']');
-}
-
-static void
-putident(const struct rounds *rs, enum side s)
-{
-	size_t i;
-
-	/* The members were JSON strings: their text passes through as written. */
-	printf(",\"%s\":{", side_name[s]);
-	for (i = 0; i < rs->nid[s]; i++)
-		printf("%s\"%s\":\"%s\"", i ? "," : "", rs->id[s][i].key, rs->id[s][i].val);
-	putchar('}');
-}
-
-static void
-records(const struct result *res, size_t nres, double conf, double settle, const struct rounds *rs,
-    const char *bfile)
-{
-	size_t i;
-	int nreg = 0;
-
-	for (i = 0; i < nres; i++) {
-		const struct result *r = &res[i];
-
-		nreg += r->verdict == V_REGRESSED;
-		fputs("{\"metric\":", stdout);
-		jput_str(stdout, r->e->name);
-		fputs(",\"base\":", stdout);
-		jput_raw(stdout, r->base);
-		fputs(",\"head\":", stdout);
-		jput_raw(stdout, r->head);
-		fputs(",\"delta\":", stdout);
-		jput_double(stdout, r->hasdelta, r->deltav);
-		fputs(",\"budget\":", stdout);
-		jput_double(stdout, 1, r->e->budget);
-		fputs(",\"verdict\":", stdout);
-		jput_str(stdout, verdict_name[r->verdict]);
-		fputs(",\"quartiles\":", stdout);
-		jput_str(stdout, r->quartiles);
-		fputs(",\"better\":", stdout);
-		jput_str(stdout, r->e->better == BETTER_HIGHER ? "higher" : "lower");
-		fputs(",\"rounds\":", stdout);
-		jput_double(stdout, r->outcome != O_NONE, (double)r->rounds);
-		fputs(",\"ratio\":", stdout);
-		jput_double(stdout, r->hasratio, r->ratio);
-		fputs(",\"ratio_lo\":", stdout);
-		jput_double(stdout, r->hasinterval, r->lo);
-		fputs(",\"ratio_hi\":", stdout);
-		jput_double(stdout, r->hasinterval, r->hi);
-		fputs(",\"confidence\":", stdout);
-		jput_double(stdout, 1, conf);
-		fputs(",\"floor\":", stdout);
-		jput_double(stdout, r->outcome != O_NONE, r->floor);
-		fputs(",\"outcome\":", stdout);
-		jput_str(stdout, outcome_name[r->outcome]);
-		if (agree)
-			printf(",\"doubted\":%s", r->doubted ? "true" : "false");
-		printf(",\"budget_sha256\":\"%s\"}\n", budget.sha256);
-	}
-	fputs("{\"verdict\":", stdout);
-	jput_str(stdout, nerrs ? "error" : nreg ? "regressed" : "ok");
-	fputs(",\"regressed\":", stdout);
-	putlist(res, nres, V_REGRESSED, 0);
-	printf(",\"metrics\":%zu", budget.n);
-	if (nerrs) {
-		fputs(",\"error\":", stdout);
-		jput_str(stdout, errs[0]);
-	}
-	fputs(",\"improved\":", stdout);
-	putlist(res, nres, V_IMPROVED, 0);
-	if (agree) {
-		fputs(",\"doubted\":", stdout);
-		putlist(res, nres, V_OK, 1);
-	}
-	fputs(",\"unbudgeted\":[", stdout);
-	for (i = 0; i < nunbudgeted; i++) {
-		if (i)
-			putchar(',');
-		jput_str(stdout, unbudgeted[i]);
-	}
-	putchar(']');
-	if (settle >= 0 && !nerrs)
-		printf(",\"settled\":%s", judge_settled(res, nres, settle) ? "true" : "false");
-	if (rs != NULL) {
-		putident(rs, SIDE_BASE);
-		putident(rs, SIDE_HEAD);
-	}
-	if (bfile != NULL) {
-		fputs(",\"budget\":", stdout);
-		jput_str(stdout, bfile);
-		printf(",\"budget_sha256\":\"%s\"", budget.sha256);
-	}
-	fputs("}\n", stdout);
 }
 
 /* -D's settings. */
@@ -521,6 +289,7 @@ main(int argc, char *argv[])
 	struct result *res = NULL;
 	static struct rounds rs;
 	struct report rp;
+	struct judged jd;
 	double conf = 0.95, noise = -1, settle = -1;
 	struct dopts dopt = { 0 };
 	int ruled = 0;
@@ -529,11 +298,8 @@ main(int argc, char *argv[])
 	int c, s, ok, status, check = 0, strict = 0, haverounds = 0;
 	char *msg;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
-	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:c:Dd:f:H:k:M:m:N:no:pR:r:S:s:T:uW")) != -1) {
+	tool_begin(argc, argv);
+	while ((c = getopt(argc, argv, ":B:b:c:Dd:f:H:k:M:m:N:no:pqR:r:S:s:T:uW")) != -1) {
 		switch (c) {
 		case 'D':
 			ruled = 1;
@@ -546,8 +312,7 @@ main(int argc, char *argv[])
 			dopt.outdir = optarg;
 			break;
 		case 'R':
-			if ((why = parse_long(optarg, 1, 1000000, &dopt.first)) != NULL)
-				die("-R %s: %s", optarg, why);
+			dopt.first = opt_long('R', 1, 1000000, NULL);
 			break;
 		case 'T':
 			dopt.since = optarg;
@@ -566,8 +331,7 @@ main(int argc, char *argv[])
 				die("-c %s: the confidence must be above 0 and below 1", optarg);
 			break;
 		case 'f':
-			if ((why = parse_double(optarg, 0, 1e6, &noise)) != NULL)
-				die("-f %s: %s", optarg, why);
+			noise = opt_double('f', 0, 1e6, NULL);
 			break;
 		case 'H':
 			sidename[SIDE_HEAD] = optarg;
@@ -582,10 +346,11 @@ main(int argc, char *argv[])
 			mdfile = optarg;
 			break;
 		case 'N':
-			if ((why = parse_double(optarg, 0, 1e6, &settle)) != NULL)
-				die("-N %s: %s", optarg, why);
+			settle = opt_double('N', 0, 1e6, NULL);
 			break;
 		case 'n':
+			opt_moved('n', 'q', "check the budget file only");
+		case 'q':
 			check = 1;
 			break;
 		case 'p':
@@ -627,8 +392,10 @@ main(int argc, char *argv[])
 		die("-D judges the rounds of -r alone: no statistics files, -f, -N, -p, -s or -S");
 	if ((dopt.since != NULL) != (dopt.deadline > 0))
 		die("-T and -d go together");
-	for (s = 0; s < NSIDE; s++)
-		statname[s][ST_MAIN] = sidestat[s] ? sidestat[s] : stat;
+	for (s = 0; s < NSIDE; s++) {
+		ss.side[s] = sidename[s];
+		ss.stat[s][ST_MAIN] = sidestat[s] ? sidestat[s] : stat;
+	}
 
 	if ((msg = budget_load(&budget, bfile)) != NULL) {
 		if (check)
@@ -637,7 +404,7 @@ main(int argc, char *argv[])
 	}
 	if (onlylist != NULL && nerrs == 0 && (msg = budget_only(&budget, &othershare, onlylist)) != NULL)
 		failmsg(msg);
-	/* -n: the budget file is valid, and the gate learns its rounds. */
+	/* -q: the budget file is valid, and the gate learns its rounds. */
 	if (check) {
 		printf("%ld\n", budget.runs);
 		return fshut(stdout, "stdout");
@@ -656,9 +423,11 @@ main(int argc, char *argv[])
 	}
 	ok = nerrs == 0;
 	for (i = 0; ok && i < (size_t)(argc > 0 ? argc : 1); i++) {
-		n = readfile(argc > 0 ? argv[i] : "-", key);
-		if (n < 0)
+		n = sidestats_read(&ss, argc > 0 ? argv[i] : "-", key, &msg);
+		if (n < 0) {
+			failmsg(msg);
 			ok = 0;
+		}
 		else
 			nrec += n;
 	}
@@ -667,8 +436,8 @@ main(int argc, char *argv[])
 		ok = 0;
 	}
 	for (s = 0; ok && s < NSIDE; s++)
-		if (!slots[s][ST_MAIN].have) {
-			fail("no record of side \"%s\" with stat \"%s\"", sidename[s], statname[s][ST_MAIN]);
+		if (!ss.slot[s][ST_MAIN].have) {
+			fail("no record of side \"%s\" with stat \"%s\"", sidename[s], ss.stat[s][ST_MAIN]);
 			ok = 0;
 		}
 	if (ok && rfile != NULL) {
@@ -701,7 +470,18 @@ main(int argc, char *argv[])
 	rp.error = nerrs ? errs[0] : NULL;
 	if (mdfile != NULL && (msg = report_markdown(mdfile, &rp)) != NULL)
 		failmsg(msg);
-	records(res, nres, conf, settle, haverounds ? &rs : NULL, budget.sha256[0] ? bfile : NULL);
+	jd.res = res;
+	jd.n = nres;
+	jd.budget = &budget;
+	jd.confidence = conf;
+	jd.settle = settle;
+	jd.agree = agree;
+	jd.error = nerrs ? errs[0] : NULL;
+	jd.unbudgeted = unbudgeted;
+	jd.nunbudgeted = nunbudgeted;
+	jd.rs = haverounds ? &rs : NULL;
+	jd.bfile = budget.sha256[0] ? bfile : NULL;
+	judge_records(stdout, &jd);
 	if (nres > 0)
 		report_table(stderr, &rp);
 	if (nunbudgeted > 0 && !strict) {
@@ -719,6 +499,7 @@ main(int argc, char *argv[])
 	if (fshut(stdout, "stdout") != 0)
 		status = 2;
 	free(res);
+	sidestats_free(&ss);
 	rounds_free(&rs, &budget);
 	budget_free(&budget);
 	budget_free(&othershare);

@@ -21,8 +21,8 @@
 #include "countjudge.h"
 #include "jsonl.h"
 #include "proc.h"
+#include "tool.h"
 #include "util.h"
-#include "version.h"
 
 #define DEFAULT_TIMEOUT_S 600.0
 #define DUMP_PREFIX "callgrind.out."
@@ -257,8 +257,8 @@ remove_dumps(const char *dir)
 static int
 put_record(const char *side, const struct jrecord *rec)
 {
-	char buf[32];
-	const char *sep = "";
+	struct jwriter w;
+	char key[160];
 	size_t i, j;
 
 	for (i = 0; i < rec->n; i++)
@@ -275,34 +275,25 @@ put_record(const char *side, const struct jrecord *rec)
 				return 2;
 			}
 		}
-	putchar('{');
-	if (side != NULL) {
-		fputs("\"side\":", stdout);
-		jput_str(stdout, side);
-		sep = ",";
-	}
-	for (j = 0; j < ndumps; j++) {
-		fmt_double(buf, (double)dumps[j].instr / (double)dumps[j].calls);
-		printf("%s\"%s\":%s", sep, dumps[j].key, buf);
-		sep = ",";
-	}
+	jw_begin(&w, stdout);
+	if (side != NULL)
+		jw_str(&w, "side", side);
+	for (j = 0; j < ndumps; j++)
+		jw_num(&w, dumps[j].key, (double)dumps[j].instr / (double)dumps[j].calls);
 	/* With -c, m_l1_misses and m_ll_misses for each m_instr, after them all. */
 	for (j = 0; j < ndumps; j++) {
 		int base = (int)strlen(dumps[j].key) - (int)strlen("_instr");
 
 		if (!dumps[j].cache)
 			continue;
-		fmt_double(buf, (double)dumps[j].l1 / (double)dumps[j].calls);
-		printf(",\"%.*s_l1_misses\":%s", base, dumps[j].key, buf);
-		fmt_double(buf, (double)dumps[j].ll / (double)dumps[j].calls);
-		printf(",\"%.*s_ll_misses\":%s", base, dumps[j].key, buf);
+		snprintf(key, sizeof key, "%.*s_l1_misses", base, dumps[j].key);
+		jw_num(&w, key, (double)dumps[j].l1 / (double)dumps[j].calls);
+		snprintf(key, sizeof key, "%.*s_ll_misses", base, dumps[j].key);
+		jw_num(&w, key, (double)dumps[j].ll / (double)dumps[j].calls);
 	}
-	for (i = 0; i < rec->n; i++) {
-		printf("%s\"%.*s\":%.*s", sep, (int)rec->field[i].keylen, rec->field[i].key,
-		    (int)rec->field[i].rawlen, rec->field[i].raw);
-		sep = ",";
-	}
-	puts("}");
+	for (i = 0; i < rec->n; i++)
+		jw_field(&w, &rec->field[i]);
+	jw_end(&w);
 	return fshut(stdout, "stdout");
 }
 
@@ -374,15 +365,12 @@ count(char **argv, const char *dir, const char *side, double timeout, int cache)
 int
 main(int argc, char *argv[])
 {
-	const char *budget = "budget.toml", *dir = NULL, *side = NULL, *why;
+	const char *budget = "budget.toml", *dir = NULL, *side = NULL;
 	char tmpl[4096];
 	double timeout = DEFAULT_TIMEOUT_S, eps = 0.01;
 	int c, cache = 0, judge = 0, layout = 0, keep, rc;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
-	opterr = 0;
+	tool_begin(argc, argv);
 	/* '+': options end at the command, whose own options are its own. */
 	while ((c = getopt(argc, argv, "+:b:cd:e:jls:t:")) != -1) {
 		switch (c) {
@@ -396,8 +384,7 @@ main(int argc, char *argv[])
 			dir = optarg;
 			break;
 		case 'e':
-			if ((why = parse_double(optarg, 0, 1e6, &eps)) != NULL)
-				die("-e %s: %s (0 or more)", optarg, why);
+			eps = opt_double('e', 0, 1e6, "0 or more");
 			break;
 		case 'j':
 			judge = 1;
@@ -409,8 +396,7 @@ main(int argc, char *argv[])
 			side = optarg;
 			break;
 		case 't':
-			if ((why = parse_double(optarg, 0, 1e7, &timeout)) != NULL)
-				die("-t %s: %s (0 to 1e7 seconds, 0 for none)", optarg, why);
+			timeout = opt_double('t', 0, 1e7, "0 to 1e7 seconds, 0 for none");
 			break;
 		default:
 			optionerror(c);

@@ -11,6 +11,7 @@
 
 #include "gauge.h"
 #include "json.h"
+#include "tool.h"
 #include "util.h"
 #include "version.h"
 
@@ -20,7 +21,7 @@
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-m max]\n"
+	fprintf(stderr, "usage: %s [-l max]\n"
 	    "       %s -V\n", argv0, argv0);
 	exit(2);
 }
@@ -38,14 +39,16 @@ main(int argc, char *argv[])
 	if (asks_version(argc, argv))
 		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":m:")) != -1) {
+	while ((c = getopt(argc, argv, ":l:m:")) != -1) {
 		switch (c) {
-		case 'm':
+		case 'l':
 			if ((err = parse_double(optarg, 0, 1e9, &max)) != NULL)
-				die("-m %s: %s", optarg, err);
+				die("-l %s: %s", optarg, err);
 			if (max <= 0)
-				die("-m %s: out of range", optarg);
+				die("-l %s: out of range", optarg);
 			break;
+		case 'm':
+			opt_moved('m', 'l', "the most load, as alternate -l");
 		default:
 			optionerror(c);
 			usage();

@@ -18,6 +18,7 @@
 #include "judge.h"
 #include "perfjson.h"
 #include "report.h"
+#include "tool.h"
 #include "util.h"
 #include "version.h"
 
@@ -285,35 +286,36 @@ static void
 summary(int nreg)
 {
 	const struct shard *sh = NULL;
+	struct jwriter w;
 	size_t i;
-	int first = 1;
 
 	for (i = 0; i < nshards && sh == NULL; i++)
 		if (shards[i].base && shards[i].head && shards[i].budget)
 			sh = &shards[i];
-	printf("{\"verdict\":\"%s\",\"regressed\":[", nerrs ? "error" : nreg ? "regressed" : "ok");
+	jw_begin(&w, stdout);
+	jw_str(&w, "verdict", nerrs ? "error" : nreg ? "regressed" : "ok");
+	/* The names, the identities and the digest pass through as the shards wrote them. */
+	jw_open(&w, "regressed", '[');
 	for (i = 0; i < nrows; i++)
-		if (isregressed(&rows[i])) {
-			printf("%s\"%.*s\"", first ? "" : ",", (int)rows[i].metric->rawlen, rows[i].metric->raw);
-			first = 0;
-		}
-	printf("],\"metrics\":%zu,\"shards\":%zu", nrows, nshards);
-	if (nerrs) {
-		fputs(",\"error\":", stdout);
-		jput_str(stdout, errs[0]);
+		if (isregressed(&rows[i]))
+			jw_rawstr(&w, NULL, rows[i].metric->raw, rows[i].metric->rawlen);
+	jw_close(&w);
+	jw_long(&w, "metrics", (long long)nrows);
+	jw_long(&w, "shards", (long long)nshards);
+	if (nerrs)
+		jw_str(&w, "error", errs[0]);
+	jw_open(&w, "improved", '[');
+	for (i = 0; i < nrows; i++)
+		if (isverdict(&rows[i], "improved"))
+			jw_rawstr(&w, NULL, rows[i].metric->raw, rows[i].metric->rawlen);
+	jw_close(&w);
+	if (sh != NULL && !nerrs) {
+		jw_raw(&w, "base", sh->base, strlen(sh->base));
+		jw_raw(&w, "head", sh->head, strlen(sh->head));
+		jw_rawstr(&w, "budget_sha256", sh->budget, strlen(sh->budget));
 	}
-	fputs(",\"improved\":[", stdout);
-	for (i = 0, first = 1; i < nrows; i++)
-		if (isverdict(&rows[i], "improved")) {
-			printf("%s\"%.*s\"", first ? "" : ",", (int)rows[i].metric->rawlen, rows[i].metric->raw);
-			first = 0;
-		}
-	fputs("]", stdout);
-	if (sh != NULL && !nerrs)
-		printf(",\"base\":%s,\"head\":%s,\"budget_sha256\":\"%s\"", sh->base, sh->head, sh->budget);
-	fputs(",\"perfgate_version\":", stdout);
-	jput_str(stdout, perfgate_version());
-	fputs("}\n", stdout);
+	jw_str(&w, "perfgate_version", perfgate_version());
+	jw_end(&w);
 }
 
 /*
@@ -400,10 +402,7 @@ main(int argc, char *argv[])
 	size_t i;
 	int c, nreg = 0, status;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
-	opterr = 0;
+	tool_begin(argc, argv);
 	while ((c = getopt(argc, argv, ":m:n:")) != -1) {
 		switch (c) {
 		case 'm':

@@ -6,8 +6,7 @@
  * A value it selects (a minimum, a maximum, a quantile that falls on one
  * record) is written byte for byte as read; a value it computes (a mean,
  * an interpolated quantile) in the shortest form that reads back exactly.
- * Values are kept only when a quantile needs them, 16 bytes each: the
- * double and its text, inline when short, else in one shared arena.
+ * Values are kept only when a quantile needs them (statsacc.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,30 +20,14 @@
 #include "names.h"
 #include "recordkeys.h"
 #include "stats.h"
+#include "statsacc.h"
+#include "tool.h"
 #include "util.h"
-#include "version.h"
 
 enum stat { ST_MIN, ST_MAX, ST_MEAN, ST_MEDIAN, ST_Q1, ST_Q3, NSTAT };
 
 static const char *const statname[NSTAT] = {
 	"min", "max", "mean", "median", "q1", "q3"
-};
-
-/* A selected text: a minimum or a maximum so far. */
-struct text {
-	char *s;
-	size_t len, cap;
-};
-
-/* One field of one group. */
-struct acc {
-	size_t n;
-	double min, max;
-	struct text rmin, rmax;
-	struct mean mean;
-	double *v;		/* kept for quantiles: the values, in the order read */
-	uint64_t *ref;		/* and each one's text (keeptext) */
-	size_t vn, vcap;
 };
 
 struct group {
@@ -95,9 +78,6 @@ static struct seen {
 } *seenat;
 static size_t capseen;
 
-static char *arena;
-static size_t arenalen, arenacap;
-
 static const char *key = "side";
 static size_t keylen = 4;
 static char **xlist;
@@ -105,7 +85,7 @@ static size_t nxlist;
 static int xgiven;	/* -x replaces the bookkeeping keys (recordkeys.h) */
 static enum stat stats[NSTAT];
 static size_t nstats;
-static int need_max, need_mean, need_values;
+static int need;		/* what the statistics asked for need kept (ACC_*) */
 
 static void
 usage(void)
@@ -167,124 +147,6 @@ group_of(const char *s, size_t len)
 	return &groups[idx];
 }
 
-static void
-settext(struct text *t, const char *s, size_t len)
-{
-	if (len > t->cap) {
-		t->cap = len < 32 ? 32 : len;
-		t->s = xrealloc(t->s, t->cap);
-	}
-	memcpy(t->s, s, len);
-	t->len = len;
-}
-
-static uint64_t
-keeptext(const char *s, size_t len)
-{
-	uint64_t ref = 0;
-	uint32_t n32;
-	size_t i;
-
-	if (len <= 7) {
-		for (i = len; i-- > 0;)
-			ref = ref << 8 | (unsigned char)s[i];
-		return ref << 8 | len;
-	}
-	if (len > UINT32_MAX)
-		die("number of %zu bytes is too long", len);
-	while (arenacap - arenalen < len + 4) {
-		arenacap = arenacap ? arenacap * 2 : 1 << 16;
-		arena = xrealloc(arena, arenacap);
-	}
-	ref = (uint64_t)arenalen << 8;
-	n32 = (uint32_t)len;
-	memcpy(arena + arenalen, &n32, 4);
-	memcpy(arena + arenalen + 4, s, len);
-	arenalen += len + 4;
-	return ref;
-}
-
-/* The text kept by keeptext, into t. */
-static void
-gettext(uint64_t ref, struct text *t)
-{
-	char inl[8];
-	size_t len = ref & 0xff, i;
-	uint32_t n32;
-
-	if (len != 0) {
-		for (i = 0; i < len; i++)
-			inl[i] = (char)(ref >> (8 * (i + 1)));
-		settext(t, inl, len);
-		return;
-	}
-	memcpy(&n32, arena + (ref >> 8), 4);
-	settext(t, arena + (ref >> 8) + 4, n32);
-}
-
-static void
-add(struct acc *a, double x, const char *raw, size_t rawlen)
-{
-	if (a->n++ == 0) {
-		a->min = a->max = x;
-		settext(&a->rmin, raw, rawlen);
-		if (need_max)
-			settext(&a->rmax, raw, rawlen);
-	} else {
-		/* Strict: among equal values the first one read is passed through. */
-		if (x < a->min) {
-			a->min = x;
-			settext(&a->rmin, raw, rawlen);
-		}
-		if (need_max && x > a->max) {
-			a->max = x;
-			settext(&a->rmax, raw, rawlen);
-		}
-	}
-	if (need_mean)
-		mean_add(&a->mean, x);
-	if (need_values) {
-		if (a->vn == a->vcap) {
-			a->vcap = a->vcap ? a->vcap * 2 : 256;
-			a->v = xrealloc(a->v, a->vcap * sizeof *a->v);
-			a->ref = xrealloc(a->ref, a->vcap * sizeof *a->ref);
-		}
-		a->v[a->vn] = x;
-		a->ref[a->vn] = keeptext(raw, rawlen);
-		a->vn++;
-	}
-}
-
-static void
-setdouble(struct text *t, double v)
-{
-	char buf[32];
-	int len = fmt_double(buf, v);
-
-	settext(t, buf, (size_t)len);
-}
-
-/*
- * A quantile that falls on one value passes that value's text through:
- * the text of the first value read that is the same double, bit for bit
- * (so "-0" is never written for 0).
- */
-static void
-quantext(const struct acc *a, const double *sorted, double p, struct text *t)
-{
-	size_t lo, i;
-	double frac, q = quantile(sorted, a->vn, p, &lo, &frac);
-
-	if (frac != 0) {
-		setdouble(t, q);
-		return;
-	}
-	for (i = 0; i < a->vn; i++)
-		if (memcmp(&a->v[i], &sorted[lo], sizeof(double)) == 0)
-			break;
-	gettext(a->ref[i], t);
-}
-
 /*
  * The text of every statistic of one group's fields, stat-major: the
  * values of a field are sorted once for all its quantiles.
@@ -300,23 +162,23 @@ reduce(const struct group *gr, struct text *out, double *sorted, uint64_t *tmp)
 
 		if (a->n == 0)
 			continue;
-		if (need_values)
+		if (need & ACC_VALUES)
 			sort_doubles(sorted, a->v, a->vn, tmp);
 		for (s = 0; s < nstats; s++) {
 			struct text *t = &out[s * gr->nacc + i];
 
 			switch (stats[s]) {
 			case ST_MIN:
-				settext(t, a->rmin.s, a->rmin.len);
+				text_set(t, a->rmin.s, a->rmin.len);
 				break;
 			case ST_MAX:
-				settext(t, a->rmax.s, a->rmax.len);
+				text_set(t, a->rmax.s, a->rmax.len);
 				break;
 			case ST_MEAN:
-				setdouble(t, mean_value(&a->mean));
+				text_double(t, mean_value(&a->mean));
 				break;
 			default:
-				quantext(a, sorted, p[stats[s]], t);
+				acc_quantile(a, sorted, p[stats[s]], t);
 			}
 		}
 	}
@@ -333,7 +195,7 @@ output(void)
 	for (g = 0; g < ngroups; g++) {
 		if (groups[g].nacc > maxacc)
 			maxacc = groups[g].nacc;
-		for (i = 0; i < groups[g].nacc && need_values; i++)
+		for (i = 0; i < groups[g].nacc && (need & ACC_VALUES); i++)
 			if (groups[g].acc[i].vn > maxn)
 				maxn = groups[g].acc[i].vn;
 	}
@@ -502,7 +364,7 @@ take(const struct jreader *r, const char *line, size_t len, struct jrecord *rec)
 			memset(g->acc + g->nacc, 0, (ncap - g->nacc) * sizeof *g->acc);
 			g->nacc = ncap;
 		}
-		add(&g->acc[fi], f->num, f->raw, f->rawlen);
+		acc_add(&g->acc[fi], f->num, f->raw, f->rawlen, need);
 	}
 	return NULL;
 }
@@ -580,12 +442,9 @@ main(int argc, char *argv[])
 	size_t i;
 	int c;
 
-	setargv0(argv[0]);
-	if (asks_version(argc, argv))
-		return print_version();
+	tool_begin(argc, argv);
 	stats[0] = ST_MIN;
 	nstats = 1;
-	opterr = 0;
 	while ((c = getopt(argc, argv, ":k:s:x:")) != -1) {
 		switch (c) {
 		case 'k':
@@ -611,9 +470,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	for (i = 0; i < nstats; i++) {
-		need_max |= stats[i] == ST_MAX;
-		need_mean |= stats[i] == ST_MEAN;
-		need_values |= stats[i] >= ST_MEDIAN;
+		need |= stats[i] == ST_MAX ? ACC_MAX : stats[i] == ST_MEAN ? ACC_MEAN :
+		    stats[i] >= ST_MEDIAN ? ACC_VALUES : 0;
 	}
 	if (argc == 0)
 		err = readfile("-", &rec, &nrec);

@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "names.h"
 #include "perfjson.h"
+#include "tool.h"
 #include "util.h"
 #include "version.h"
 
@@ -56,7 +57,7 @@ static char *pending;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-nV] [-m margin] [file ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-qV] [-m margin] [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -321,7 +322,7 @@ main(int argc, char *argv[])
 	if (asks_version(argc, argv))
 		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":m:n")) != -1) {
+	while ((c = getopt(argc, argv, ":m:nq")) != -1) {
 		switch (c) {
 		case 'm':
 			if ((why = parse_double(optarg, 1, 100, &margin)) != NULL) {
@@ -330,6 +331,8 @@ main(int argc, char *argv[])
 			}
 			break;
 		case 'n':
+			opt_moved('n', 'q', "check the options only");
+		case 'q':
 			checkonly = 1;
 			break;
 		default:

@@ -1,6 +1,6 @@
 /*
  * budget: read the budget file, a small strict subset of TOML
- * (cmpbudget(1), "The budget file"). The gate asks cmpbudget -n for its
+ * (cmpbudget(1), "The budget file"). The gate asks cmpbudget -q for its
  * runs, so this is the only code that reads the file: what the gate runs
  * and what cmpbudget judges cannot disagree about it.
  */

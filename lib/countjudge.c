@@ -128,18 +128,21 @@ member(const struct jrecord *r, const char *key, enum jtype type)
 static void
 put_summary(const char *verdict, char **names, size_t nreg, size_t metrics)
 {
+	struct jwriter w;
 	size_t i;
 
-	printf("{\"verdict\":\"%s\",\"regressed\":[", verdict);
+	jw_begin(&w, stdout);
+	jw_str(&w, "verdict", verdict);
+	/* The names are keys as read: their escapes pass through as written. */
+	jw_open(&w, "regressed", '[');
 	for (i = 0; i < nreg; i++)
-		printf("%s\"%s\"", i ? "," : "", names[i]);
-	printf("],\"metrics\":%zu,\"mode\":\"counts\"", metrics);
-	if (firsterr != NULL) {
-		fputs(",\"error\":\"", stdout);
-		jescape(stdout, firsterr, strlen(firsterr));
-		putchar('"');
-	}
-	puts("}");
+		jw_rawstr(&w, NULL, names[i], strlen(names[i]));
+	jw_close(&w);
+	jw_long(&w, "metrics", (long long)metrics);
+	jw_str(&w, "mode", "counts");
+	if (firsterr != NULL)
+		jw_str(&w, "error", firsterr);
+	jw_end(&w);
 }
 
 int
@@ -148,7 +151,8 @@ counts_judge(const char *budget, char **files, int nfiles)
 	static char *stdinonly[] = { "-", NULL };
 	struct kept *recs = NULL, *side[2] = { NULL, NULL };
 	static const char *sidename[2] = { "base", "head" };
-	char **regnames = NULL, b[32], d[32], t[32], *msg;
+	char **regnames = NULL, t[32], *msg;
+	struct jwriter w;
 	size_t n = 0, i, j, nreg = 0, metrics = 0;
 	int s, rc;
 
@@ -214,13 +218,20 @@ counts_judge(const char *budget, char **files, int nfiles)
 		metrics++;
 		/* The budget rule, which holds at base 0 too: 0 may only stay 0. */
 		verdict = regressed(bf->num, hf->num, bud) ? "regressed" : "ok";
+		jw_begin(&w, stdout);
+		jw_rawstr(&w, "metric", bf->key, bf->keylen);
+		jw_raw(&w, "base", bf->raw, bf->rawlen);
+		jw_raw(&w, "head", hf->raw, hf->rawlen);
+		/* From 0 to more has no ratio: null, as a ratio beyond a double is. */
 		if (bf->num > 0)
-			fmt_double(d, delta = hf->num / bf->num - 1);
+			jw_num(&w, "delta", delta = hf->num / bf->num - 1);
+		else if (hf->num > 0)
+			jw_null(&w, "delta");
 		else
-			strcpy(d, hf->num > 0 ? "null" : "0");
-		fmt_double(b, bud);
-		printf("{\"metric\":\"%.*s\",\"base\":%.*s,\"head\":%.*s,\"delta\":%s,\"budget\":%s,\"verdict\":\"%s\"}\n",
-		    (int)bf->keylen, bf->key, (int)bf->rawlen, bf->raw, (int)hf->rawlen, hf->raw, d, b, verdict);
+			jw_long(&w, "delta", 0);
+		jw_num(&w, "budget", bud);
+		jw_str(&w, "verdict", verdict);
+		jw_end(&w);
 		if (bf->num > 0)
 			snprintf(t, sizeof t, "%+.1f", delta * 100);
 		else
@@ -269,19 +280,16 @@ isverdict(const struct kept *k, const char *verdict)
 	return f != NULL && memeq_str(f->raw, f->rawlen, verdict);
 }
 
-/* Print the names of recs whose verdict is "regressed", each after sep. */
-static const char *
-put_regressed(const struct kept *recs, size_t n, const char *sep)
+/* The names of recs whose verdict is "regressed", as items of w's array. */
+static void
+put_regressed(struct jwriter *w, const struct kept *recs, size_t n)
 {
 	const struct jfield *m;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (isverdict(&recs[i], "regressed") && (m = member(&recs[i].rec, "metric", J_STRING)) != NULL) {
-			printf("%s\"%.*s\"", sep, (int)m->rawlen, m->raw);
-			sep = ",";
-		}
-	return sep;
+		if (isverdict(&recs[i], "regressed") && (m = member(&recs[i].rec, "metric", J_STRING)) != NULL)
+			jw_rawstr(w, NULL, m->raw, m->rawlen);
 }
 
 /*
@@ -317,7 +325,8 @@ counts_layout(const char *timefile, const char *countsfile, double eps)
 {
 	struct kept *t = NULL, *c = NULL, *ts = NULL, *cs = NULL;
 	size_t nt = 0, nc = 0, i;
-	const char *sep, *verdict;
+	struct jwriter w;
+	const char *verdict;
 	char key[256], key2[256], key3[256];
 	int rc;
 
@@ -340,11 +349,14 @@ counts_layout(const char *timefile, const char *countsfile, double eps)
 		verdict = "regressed";
 	else
 		verdict = "ok";
-	printf("{\"verdict\":\"%s\",\"regressed\":[", verdict);
-	put_regressed(c, nc, put_regressed(t, nt, ""));
-	fputs("],\"layout_suspect\":[", stdout);
+	jw_begin(&w, stdout);
+	jw_str(&w, "verdict", verdict);
+	jw_open(&w, "regressed", '[');
+	put_regressed(&w, t, nt);
+	put_regressed(&w, c, nc);
+	jw_close(&w);
+	jw_open(&w, "layout_suspect", '[');
 	/* A time metric m_ns that regressed while m_instr moved by eps at most. */
-	sep = "";
 	for (i = 0; i < nt; i++) {
 		const struct jfield *m = member(&t[i].rec, "metric", J_STRING), *d = NULL;
 		size_t len;
@@ -361,13 +373,16 @@ counts_layout(const char *timefile, const char *countsfile, double eps)
 		snprintf(key3, sizeof key3, "%.*s_ll_misses", (int)len, m->raw);
 		if (!unmoved(c, nc, key2, eps, NULL) || !unmoved(c, nc, key3, eps, NULL))
 			continue;
-		printf("%s\"%.*s\"", sep, (int)m->rawlen, m->raw);
-		sep = ",";
+		jw_rawstr(&w, NULL, m->raw, m->rawlen);
 		fprintf(stderr, "%s: %.*s regressed while %s moved by %.*s: layout suspect: no more "
 		    "work, so code layout, noise or memory access is to blame\n", argv0, (int)m->rawlen, m->raw, key,
 		    d != NULL ? (int)d->rawlen : 1, d != NULL ? d->raw : "0");
 	}
-	printf("],\"metrics\":%zu,\"time\":%s,\"counts\":%s}\n", nt + nc, ts->line, cs->line);
+	jw_close(&w);
+	jw_long(&w, "metrics", (long long)(nt + nc));
+	jw_raw(&w, "time", ts->line, strlen(ts->line));
+	jw_raw(&w, "counts", cs->line, strlen(cs->line));
+	jw_end(&w);
 	rc = fshut(stdout, "stdout");
 	if (rc == 0)
 		rc = strcmp(verdict, "error") == 0 ? 2 : strcmp(verdict, "regressed") == 0 ? 1 : 0;

@@ -109,6 +109,7 @@ jw_begin(struct jwriter *w, FILE *fp)
 {
 	w->fp = fp;
 	w->members = 0;
+	w->depth = 0;
 	fputc('{', fp);
 }
 
@@ -117,6 +118,8 @@ jw_keyn(struct jwriter *w, const char *key, size_t keylen)
 {
 	if (w->members++ > 0)
 		fputc(',', w->fp);
+	if (key == NULL)
+		return;
 	fputc('"', w->fp);
 	jescape(w->fp, key, keylen);
 	fputs("\":", w->fp);
@@ -127,6 +130,8 @@ jw_keyraw(struct jwriter *w, const char *key, size_t keylen)
 {
 	if (w->members++ > 0)
 		fputc(',', w->fp);
+	if (key == NULL)
+		return;
 	fputc('"', w->fp);
 	fwrite(key, 1, keylen, w->fp);
 	fputs("\":", w->fp);
@@ -135,7 +140,7 @@ jw_keyraw(struct jwriter *w, const char *key, size_t keylen)
 void
 jw_key(struct jwriter *w, const char *key)
 {
-	jw_keyn(w, key, strlen(key));
+	jw_keyn(w, key, key != NULL ? strlen(key) : 0);
 }
 
 void
@@ -187,6 +192,43 @@ jw_raw(struct jwriter *w, const char *key, const char *raw, size_t len)
 {
 	jw_key(w, key);
 	fwrite(raw, 1, len, w->fp);
+}
+
+void
+jw_rawstr(struct jwriter *w, const char *key, const char *val, size_t len)
+{
+	jw_keyraw(w, key, key != NULL ? strlen(key) : 0);
+	fputc('"', w->fp);
+	fwrite(val, 1, len, w->fp);
+	fputc('"', w->fp);
+}
+
+void
+jw_field(struct jwriter *w, const struct jfield *f)
+{
+	jw_keyraw(w, f->key, f->keylen);
+	fwrite(f->raw, 1, f->rawlen, w->fp);
+}
+
+void
+jw_open(struct jwriter *w, const char *key, char c)
+{
+	if (w->depth == JW_DEPTH)
+		die("jw_open: more than %d levels", JW_DEPTH);
+	jw_key(w, key);
+	fputc(c, w->fp);
+	w->outer[w->depth] = w->members;
+	w->close[w->depth++] = c == '[' ? ']' : '}';
+	w->members = 0;
+}
+
+void
+jw_close(struct jwriter *w)
+{
+	if (w->depth == 0)
+		die("jw_close: nothing open");
+	fputc(w->close[--w->depth], w->fp);
+	w->members = w->outer[w->depth];
 }
 
 int

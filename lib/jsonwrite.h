@@ -47,14 +47,23 @@ struct jfield;
 /* f's value byte for byte as the input had it, or null when f is NULL. */
 void jput_raw(FILE *fp, const struct jfield *f);
 
+/* Objects and arrays nest JW_DEPTH deep inside a record. */
+enum { JW_DEPTH = 4 };
+
 struct jwriter {
 	FILE *fp;
-	int members;		/* written so far: a comma goes before the next */
+	int members;		/* written so far at this level: a comma goes before the next */
+	int depth;
+	int outer[JW_DEPTH];	/* the enclosing levels' members */
+	char close[JW_DEPTH];
 };
 
 /* Begin a record on fp: '{'. */
 void jw_begin(struct jwriter *w, FILE *fp);
-/* The next member's key (escaped) and colon; its value follows. */
+/*
+ * The next member's key (escaped) and colon; its value follows. Inside an
+ * array (jw_open with '[') the key is NULL: an item, a comma before it.
+ */
 void jw_key(struct jwriter *w, const char *key);
 void jw_keyn(struct jwriter *w, const char *key, size_t keylen);
 /* A key as read (jfield's key: escapes as written), passed through unchanged. */
@@ -68,6 +77,13 @@ void jw_bool(struct jwriter *w, const char *key, int v);
 void jw_null(struct jwriter *w, const char *key);
 /* A member whose value is JSON text already (a number as read, an array). */
 void jw_raw(struct jwriter *w, const char *key, const char *raw, size_t len);
+/* A member read from a record: its key and its string's body val[0..len) as written (escapes kept). */
+void jw_rawstr(struct jwriter *w, const char *key, const char *val, size_t len);
+/* A member read from a record (struct jfield): its key and value as written, passed through. */
+void jw_field(struct jwriter *w, const struct jfield *f);
+/* A member that is an object ('{') or an array ('['), ended by jw_close. */
+void jw_open(struct jwriter *w, const char *key, char c);
+void jw_close(struct jwriter *w);
 /* End the record: "}\n". Returns 0, or -1 when fp has had an error. */
 int jw_end(struct jwriter *w);
 

@@ -148,14 +148,14 @@ member() {
 # diff_one METRIC KEY: cgdiff on bd and hd into explain.rec and explain.one;
 # sets why on failure.
 diff_one() {
-	set -- -m "$1" -k "$2" -e "$eps"
+	set -- -M "$1" -k "$2" -e "$eps"
 	be=$(executable base) he=$(executable head)
 	[ -n "$be" ] && set -- "$@" -B "$be"
 	[ -n "$he" ] && set -- "$@" -H "$he"
 	saved=$IFS
 	IFS=$nl
 	for s in $suspects; do
-		set -- "$@" -s "$s"
+		set -- "$@" -a "$s"
 	done
 	IFS=$saved
 	"$bin/cgdiff" "$@" "$bd" "$hd" > "$dir/explain.rec" 2> "$dir/explain.one" && return 0

@@ -87,7 +87,7 @@ BASE_CC ?= $(CC)
 HEAD_CC ?= $(CC)
 BASE_CFLAGS ?= $(CFLAGS)
 HEAD_CFLAGS ?= $(CFLAGS)
-# Rounds; empty: the budget file's `runs`, as cmpbudget -n reads it.
+# Rounds; empty: the budget file's `runs`, as cmpbudget -q reads it.
 RUNS ?=
 # Seconds: one build, one run of a side.
 GATE_BUILD_TIMEOUT ?= 300
@@ -238,7 +238,7 @@ endif
 endif
 endif
 
-# The rounds' settings, and the budget read (cmpbudget -n, its one reader)
+# The rounds' settings, and the budget read (cmpbudget -q, its one reader)
 # before anything is built: a bad budget is an answer at once.
 $(GATEDIR)/runs.id: FORCE | $(GATE_TOOLS) $(BUDGET)
 	@GATE_LOCK_PID=$(GATE_MAKE_PID) $(GATE_SH) settings $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN)) $(call gate_q,$(BUDGET)) $(call gate_q,$(RUNS)) \

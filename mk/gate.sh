@@ -207,7 +207,7 @@ cmd_settings() {
 	*) fail "$dir" both settings "GATE_CPU=$GATE_CPU: not auto, off or a CPU number" ;;
 	esac
 	# cmpbudget is the one reader of the budget file, `runs` included.
-	n=$("$bin/cmpbudget" -b "$budget" -n 2> "$dir/budget.err") ||
+	n=$("$bin/cmpbudget" -b "$budget" -q 2> "$dir/budget.err") ||
 		fail "$dir" both budget "$(sed 's/^cmpbudget: //' "$dir/budget.err" | head -n 1)"
 	[ -n "$runs" ] || runs=$n
 	# GATE_SHARD=i/n: only shard i's share of the budget's metrics (shard.sh),

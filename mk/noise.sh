@@ -32,7 +32,7 @@ nd=$dir/noise
 case $gates in
 ''|*[!0-9]*|0|0*) fail "NOISE_GATES=$gates: not a number of gates" ;;
 esac
-"$bin/noisesum" -n -m "$margin" || fail "NOISE_MARGIN=$margin: not a margin"
+"$bin/noisesum" -q -m "$margin" || fail "NOISE_MARGIN=$margin: not a margin"
 rm -rf "$nd"
 mkdir -p "$nd" || exit 2
 echo "noise: $gates gates of head, $(cat "$dir/head.value") ($(id_get "$dir/head.id" source)), against itself, judged by $(id_get "$dir/judge.id" budget)" >&2

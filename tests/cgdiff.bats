@@ -28,6 +28,14 @@ setup() {
 	T=$BATS_TEST_TMPDIR
 }
 
+@test "cgdiff: -m and -s, the old letters of -M and -a, are refused in one line naming the new" {
+	run -2 --separate-stderr cgdiff -m sum_ns "$D/base.out" "$D/head.out"
+	[ "$stderr" = "cgdiff: -m is now -M (the metric named)" ]
+	run -2 --separate-stderr cgdiff -s cc "$D/base.out" "$D/head.out"
+	[ "$stderr" = "cgdiff: -s is now -a (a suspect added)" ]
+	[ -z "$output" ]
+}
+
 @test "cgdiff rejects bad options in its own voice" {
 	bad_options cgdiff k
 	run -2 --separate-stderr cgdiff "$D/base.out"
@@ -44,7 +52,7 @@ setup() {
 }
 
 @test "cgdiff compares two dumps: a call's self and inclusive counts, largest change first, lines, cache misses" {
-	run -0 --separate-stderr cgdiff -k sum_instr -m sum_ns "$D/base.out" "$D/head.out"
+	run -0 --separate-stderr cgdiff -k sum_instr -M sum_ns "$D/base.out" "$D/head.out"
 	[ "$output" = "$(cat "$D/expected.jsonl")" ]
 	[ "$stderr" = "$(cat "$D/expected.txt")" ]
 	# Divided by the trigger's 10 calls: kata_sum's own 950 and 3250.
@@ -63,7 +71,7 @@ setup() {
 }
 
 @test "cgdiff says first when instructions did not move, and the suspects before any function" {
-	run -0 --separate-stderr cgdiff -s 'compiler: cc 12 -> clang 14' "$D/base.out" "$D/base.out"
+	run -0 --separate-stderr cgdiff -a 'compiler: cc 12 -> clang 14' "$D/base.out" "$D/base.out"
 	[ "$(head -n 1 <<< "$output" | jq -c '[.moved, .delta, .suspects]')" = '[false,0,["compiler: cc 12 -> clang 14"]]' ]
 	[ "${stderr_lines[1]}" = "  suspect: compiler: cc 12 -> clang 14" ]
 	[[ "${stderr_lines[2]}" == "  instructions did not move: 119.0 -> 119.0 a call (within 0.01): not more work; the cache misses below"* ]]
@@ -97,7 +105,7 @@ setup() {
 	[ "$stderr" = "cgdiff: $T/empty: no dump of sum_instr (no trigger \"perfgate sum_instr\")" ]
 	# A name is data: spaces, quotes, a leading dash.
 	cp "$D/base.out" "$T/-a \"b\"; \$c"
-	run -0 --separate-stderr cgdiff -m "x \"y\"" -- "$T/-a \"b\"; \$c" "$D/head.out"
+	run -0 --separate-stderr cgdiff -M "x \"y\"" -- "$T/-a \"b\"; \$c" "$D/head.out"
 	[ "$(head -n 1 <<< "$output" | jq -r .metric)" = 'x "y"' ]
 }
 

@@ -368,7 +368,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-V] [-DnpuW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat] [-T since] [file ...]'
+	usage='usage: cmpbudget [-V] [-DpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat] [-T since] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -401,25 +401,31 @@ badinput() {
 
 # Paired ratios, -n, -S, -u, [higher]: issue 10's additions.
 
-@test "cmpbudget -n prints the budget file's runs, 3 when it has none" {
-	run -0 --separate-stderr cmpbudget -b "$D/pairs.toml" -n
+@test "cmpbudget -q prints the budget file's runs, 3 when it has none" {
+	run -0 --separate-stderr cmpbudget -b "$D/pairs.toml" -q
 	[ "$output" = 8 ]
 	[ -z "$stderr" ]
 	printf '[budget]\na_ns = 1\n' >b.toml
-	run -0 --separate-stderr cmpbudget -b b.toml -n
+	run -0 --separate-stderr cmpbudget -b b.toml -q
 	[ "$output" = 3 ]
 }
 
-@test "cmpbudget -n on a bad budget file is exit 2 with file:line and nothing on stdout" {
+@test "cmpbudget -n, the old letter of -q, is refused in one line naming -q (exit 2, nothing on stdout)" {
+	run -2 --separate-stderr cmpbudget -b "$D/pairs.toml" -n
+	[ "$stderr" = "cmpbudget: -n is now -q (check the budget file only)" ]
+	[ -z "$output" ]
+}
+
+@test "cmpbudget -q on a bad budget file is exit 2 with file:line and nothing on stdout" {
 	printf 'runs = 3.5\n[budget]\na_ns = 1\n' >b.toml
-	run -2 --separate-stderr cmpbudget -b b.toml -n
+	run -2 --separate-stderr cmpbudget -b b.toml -q
 	[ "$stderr" = 'cmpbudget: b.toml:1: runs must be a whole number from 1 to 1000000' ]
 	[ -z "$output" ]
 	printf '# runs as a string\nruns = "4"\n[budget]\na_ns = 1\n' >b.toml
-	run -2 --separate-stderr cmpbudget -b b.toml -n
+	run -2 --separate-stderr cmpbudget -b b.toml -q
 	[ "$stderr" = 'cmpbudget: b.toml:2: runs must be a whole number from 1 to 1000000' ]
 	[ -z "$output" ]
-	run -2 --separate-stderr cmpbudget -b nothere.toml -n
+	run -2 --separate-stderr cmpbudget -b nothere.toml -q
 	[ "$stderr" = 'cmpbudget: nothere.toml: No such file or directory' ]
 }
 
@@ -645,8 +651,8 @@ for r in range(1, 41):
 	[ "${lines[2]}" = '{"verdict":"ok","regressed":[],"metrics":2,"improved":[],"unbudgeted":[],"budget":"alt.toml","budget_sha256":"'$(sha alt.toml)'"}' ]
 }
 
-@test "cmpbudget man EXAMPLES: cmpbudget -b budget.toml -n" {
-	run -0 --separate-stderr cmpbudget -b budget.toml -n
+@test "cmpbudget man EXAMPLES: cmpbudget -b budget.toml -q" {
+	run -0 --separate-stderr cmpbudget -b budget.toml -q
 	[ "$output" = 3 ]
 }
 
@@ -673,7 +679,7 @@ examples=(
 	'cmpbudget -m verdict.md stats.jsonl > verdict.jsonl'
 	"jq -r '.regressed[]?' verdict.jsonl"
 	'cmpbudget -b alt.toml -k build -B old -H new -s median alt.jsonl'
-	'cmpbudget -b budget.toml -n'
+	'cmpbudget -b budget.toml -q'
 	'cmpbudget -c 0.9 -r runs.jsonl stats.jsonl'
 	'minjson -s min,max runs.jsonl | cmpbudget -S base=max'
 )

@@ -138,6 +138,14 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 	[ "$(tail -n 1 <<<"$output")" = '{"verdict":"regressed","regressed":["sum_instr"],"metrics":3,"mode":"counts"}' ]
 }
 
+@test "countof -j: a delta beyond a double is null, and the record still JSON (it was inf)" {
+	printf '{"side":"base","sum_instr":1e-300,"sum_allocs":0,"sum_alloc_bytes":0}\n' > "$T/b.jsonl"
+	printf '{"side":"head","sum_instr":1e300,"sum_allocs":0,"sum_alloc_bytes":0}\n' > "$T/h.jsonl"
+	run -1 --separate-stderr countof -j -b "$D/plain.toml" "$T/b.jsonl" "$T/h.jsonl"
+	[ "${lines[0]}" = '{"metric":"sum_instr","base":1e-300,"head":1e300,"delta":null,"budget":0.02,"verdict":"regressed"}' ]
+	jq -c . <<<"$output" > /dev/null
+}
+
 @test "countof -j: the [counts] section sets budgets; 0 may only stay 0 whatever the budget" {
 	cat "$D/base.jsonl" "$D/head-instr.jsonl" | { run -0 --separate-stderr countof -j -b "$D/loose.toml"; }
 	run -1 --separate-stderr countof -j -b "$D/loose.toml" "$D/base.jsonl" "$D/head-alloc.jsonl"

@@ -523,9 +523,9 @@ SH
 
 @test "hostile: scale: a budget of 10^5 metrics is read in seconds, duplicates still found" {
 	awk 'BEGIN { print "runs = 3\n\n[budget]"; for (i = 0; i < 100000; i++) printf "m%d_ns = 0.1\n", i }' > "$T/big.toml"
-	run -0 timeout 10 cmpbudget -b "$T/big.toml" -n
+	run -0 timeout 10 cmpbudget -b "$T/big.toml" -q
 	[ "$output" = 3 ]
 	echo 'm7_ns = 0.2' >> "$T/big.toml"
-	run -2 --separate-stderr timeout 10 cmpbudget -b "$T/big.toml" -n
+	run -2 --separate-stderr timeout 10 cmpbudget -b "$T/big.toml" -q
 	[ "$stderr" = "cmpbudget: $T/big.toml:100004: duplicate key m7_ns (first on line 11)" ]
 }

@@ -15,7 +15,7 @@ setup() {
 	run -0 --separate-stderr loadgate
 	[ "$output" = '{"load":0.5,"pressure":12.5,"gauge":"pressure","max":30,"open":true}' ]
 	[ "$stderr" = "loadgate: CPU pressure 12.5 below 30: the gate is open" ]
-	run -1 --separate-stderr loadgate -m 12.5
+	run -1 --separate-stderr loadgate -l 12.5
 	[ "$output" = '{"load":0.5,"pressure":12.5,"gauge":"pressure","max":12.5,"open":false}' ]
 	[ "$stderr" = "loadgate: CPU pressure 12.5 at or above 12.5: the gate is closed" ]
 }
@@ -28,7 +28,7 @@ setup() {
 	setpressure 50.00
 	run -1 --separate-stderr bin/perfgate load
 	[ "$(echo "$output" | jq -c '[.gauge, .open]')" = '["pressure",false]' ]
-	run -0 --separate-stderr bin/perfgate load -m 60
+	run -0 --separate-stderr bin/perfgate load -l 60
 }
 
 @test "loadgate: without the pressure, the load average against cores + 1" {
@@ -36,7 +36,7 @@ setup() {
 	run -0 --separate-stderr loadgate
 	[ "$output" = "{\"load\":0.5,\"pressure\":null,\"gauge\":\"load\",\"max\":$(($(nproc) + 1)),\"open\":true}" ]
 	echo '9.00 0.40 0.30 1/100 1' >"$PERFGATE_LOADAVG"
-	run -1 --separate-stderr loadgate -m 3
+	run -1 --separate-stderr loadgate -l 3
 	[ "$stderr" = "loadgate: load average 9 at or above 3: the gate is closed" ]
 }
 
@@ -46,11 +46,14 @@ setup() {
 	run -2 --separate-stderr loadgate
 	[ "$stderr" = "loadgate: $PERFGATE_LOADAVG:1: expected a load average" ]
 	[ -z "$output" ]
-	bad_options loadgate m
-	run -2 --separate-stderr loadgate -m 0
-	[ "$stderr" = "loadgate: -m 0: out of range" ]
+	bad_options loadgate l
+	run -2 --separate-stderr loadgate -l 0
+	[ "$stderr" = "loadgate: -l 0: out of range" ]
+	# -m, the old letter of -l, stops a caller that still gives it.
+	run -2 --separate-stderr loadgate -m 20
+	[ "$stderr" = "loadgate: -m is now -l (the most load, as alternate -l)" ]
 	run -2 --separate-stderr loadgate extra
-	[ "$stderr" = "usage: loadgate [-m max]
+	[ "$stderr" = "usage: loadgate [-l max]
        loadgate -V" ]
 }
 

@@ -204,14 +204,20 @@ gate() {
 	[ "$output" = "" ]
 }
 
-@test "noisesum: -n checks the options only; a margin out of range is a usage error" {
-	run -0 --separate-stderr noisesum -n -m 2
+@test "noisesum: -n, the old letter of -q, is refused in one line naming -q" {
+	run -2 --separate-stderr noisesum -n -m 2
+	[ "$stderr" = "noisesum: -n is now -q (check the options only)" ]
+	[ -z "$output" ]
+}
+
+@test "noisesum: -q checks the options only; a margin out of range is a usage error" {
+	run -0 --separate-stderr noisesum -q -m 2
 	[ "$output" = "" ]
-	run -2 --separate-stderr noisesum -n -m 0.5
+	run -2 --separate-stderr noisesum -q -m 0.5
 	[ "${stderr_lines[0]}" = "noisesum: -m 0.5: out of range" ]
 	run -2 --separate-stderr noisesum -m x g.jsonl
 	[ "${stderr_lines[0]}" = "noisesum: -m x: not a number" ]
-	run -2 --separate-stderr noisesum -n g.jsonl
+	run -2 --separate-stderr noisesum -q g.jsonl
 	[[ "${stderr_lines[0]}" == "usage: noisesum "* ]]
 	bad_options noisesum m
 }
