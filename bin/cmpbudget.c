@@ -23,6 +23,7 @@
 #include "jsonl.h"
 #include "judge.h"
 #include "msg.h"
+#include "names.h"
 #include "recordkeys.h"
 #include "report.h"
 #include "rounds.h"
@@ -43,6 +44,7 @@ struct slot {
 	const char *file;
 	unsigned long lineno;
 	int have;
+	struct names idx;	/* each member's index in rec: metric() finds one of thousands at once */
 };
 
 static struct budget budget;
@@ -131,6 +133,8 @@ keep(const char *line, size_t len, const struct jfield *side, const struct jfiel
 			s->file = file;
 			s->lineno = lineno;
 			s->have = 1;
+			for (size_t k = 0; k < s->rec.n; k++)
+				names_add(&s->idx, s->rec.field[k].key, s->rec.field[k].keylen);
 		}
 	}
 	return 0;
@@ -201,7 +205,8 @@ static void
 find_unbudgeted(void)
 {
 	const struct jfield *f;
-	size_t i, j;
+	static struct names seen;	/* the names in unbudgeted */
+	size_t i;
 	int s;
 
 	for (s = 0; s < NSIDE; s++)
@@ -209,13 +214,9 @@ find_unbudgeted(void)
 			f = &slots[s][ST_MAIN].rec.field[i];
 			/* A [counts] metric is countof's to judge: neither budgeted nor unbudgeted here. */
 			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL ||
-			    budget_find(&othershare, f->key, f->keylen) != NULL)
+			    budget_find(&othershare, f->key, f->keylen) != NULL || names_find(&seen, f->key, f->keylen) >= 0)
 				continue;
-			for (j = 0; j < nunbudgeted; j++)
-				if (jfield_is(f, unbudgeted[j]))
-					break;
-			if (j < nunbudgeted)
-				continue;
+			names_add(&seen, f->key, f->keylen);
 			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
 			unbudgeted[nunbudgeted++] = xmemdup(f->key, f->keylen);
 		}
@@ -226,18 +227,17 @@ find_unbudgeted(void)
 static const struct jfield *
 metric(int side, int stat, const char *name)
 {
-	const struct jfield *f;
+	const struct slot *sl = &slots[side][stat];
+	long k = names_find(&sl->idx, name, strlen(name));
 
-	if (!slots[side][stat].have)
-		return NULL;
-	f = jget(&slots[side][stat].rec, name, strlen(name));
-	return f != NULL && f->type == J_NUMBER ? f : NULL;
+	return k >= 0 && sl->rec.field[k].type == J_NUMBER ? &sl->rec.field[k] : NULL;
 }
 
 static void
 judge(struct result *res, const struct budget_entry *e)
 {
-	const struct jfield *bq1, *bq3, *hq1, *hq3, *f;
+	const struct jfield *bq1, *bq3, *hq1, *hq3;
+	long k;
 	int i;
 
 	res->e = e;
@@ -245,10 +245,10 @@ judge(struct result *res, const struct budget_entry *e)
 	res->base = metric(SIDE_BASE, ST_MAIN, e->name);
 	res->head = metric(SIDE_HEAD, ST_MAIN, e->name);
 	for (i = 0; i < NSIDE; i++) {
-		f = jget(&slots[i][ST_MAIN].rec, e->name, strlen(e->name));
-		if (f == NULL)
+		k = names_find(&slots[i][ST_MAIN].idx, e->name, strlen(e->name));
+		if (k < 0)
 			fail("%s: missing on side \"%s\"", e->name, sidename[i]);
-		else if (f->type != J_NUMBER)
+		else if (slots[i][ST_MAIN].rec.field[k].type != J_NUMBER)
 			fail("%s: not a number on side \"%s\"", e->name, sidename[i]);
 	}
 	if (res->base == NULL || res->head == NULL)
