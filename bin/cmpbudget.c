@@ -21,9 +21,9 @@
 #include "budget.h"
 #include "decide.h"
 #include "jsonl.h"
+#include "jsonvalue.h"
 #include "judge.h"
 #include "msg.h"
-#include "names.h"
 #include "recordkeys.h"
 #include "report.h"
 #include "rounds.h"
@@ -218,7 +218,7 @@ find_unbudgeted(void)
 				continue;
 			names_add(&seen, f->key, f->keylen);
 			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
-			unbudgeted[nunbudgeted++] = xmemdup(f->key, f->keylen);
+			unbudgeted[nunbudgeted++] = json_unescape(f->key, f->keylen);	/* a name, escaped once when written */
 		}
 }
 
@@ -423,7 +423,7 @@ decidemode(const struct dopts *o)
 		if (budget_find(&budget, rs.num[i], strlen(rs.num[i])) == NULL &&
 		    budget_find(&othershare, rs.num[i], strlen(rs.num[i])) == NULL) {
 			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
-			unbudgeted[nunbudgeted++] = xstrdup(rs.num[i]);
+			unbudgeted[nunbudgeted++] = json_unescape(rs.num[i], strlen(rs.num[i]));
 			if (o->strict)
 				fail("%s: not in the budget file (-u)", rs.num[i]);
 		}
@@ -471,7 +471,7 @@ decidemode(const struct dopts *o)
 	if (nunbudgeted > 0 && !o->strict) {
 		fprintf(stderr, "%s: not in the budget, not judged:", argv0);
 		for (i = 0; i < nunbudgeted; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
+			fputs(i ? ", " : " ", stderr), jescape(stderr, unbudgeted[i], strlen(unbudgeted[i]));
 		fputc('\n', stderr);
 	}
 	/* Why it cannot be decided, one line, also in outdir/verdict.why for the gate. */
@@ -707,7 +707,7 @@ main(int argc, char *argv[])
 	if (nunbudgeted > 0 && !strict) {
 		fprintf(stderr, "%s: not in the budget, not judged:", argv0);
 		for (i = 0; i < nunbudgeted; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
+			fputs(i ? ", " : " ", stderr), jescape(stderr, unbudgeted[i], strlen(unbudgeted[i]));
 		fputc('\n', stderr);
 	}
 	for (i = 0; i < nerrs; i++)

@@ -541,3 +541,53 @@ SH
 	[ "$(grep -c '<circle' "$T/m/rounds.svg")" -ge 150000 ]
 	grep -q 'm29999_ns' "$T/m/rounds.svg"
 }
+
+# rounds3 FILE METRIC BASE HEAD: three rounds of one metric, as alternate writes them.
+rounds3() {
+	local r
+	for r in 1 2 3; do
+		printf '{"side":"base","round":%d,"%s":%s}\n{"side":"head","round":%d,"%s":%s}\n' "$r" "$2" "$3" "$r" "$2" "$4"
+	done > "$1"
+}
+
+@test "hostile: names: a metric of 0 ns is an error with its reason, never improved -100 %" {
+	printf '[budget]\nz_ns = 0.1\n' > "$T/b.toml"
+	rounds3 "$T/r.jsonl" z_ns 0 0
+	minjson "$T/r.jsonl" > "$T/s.jsonl"
+	run -2 --separate-stderr cmpbudget -b "$T/b.toml" -r "$T/r.jsonl" "$T/s.jsonl"
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .verdict)" = error ]
+	[[ "$stderr" == *"z_ns: base 0 is not above 0: no ratio"* ]]
+	mkdir "$T/d"
+	run -2 --separate-stderr cmpbudget -D -b "$T/b.toml" -r "$T/r.jsonl" -o "$T/d"
+	[ "$(tail -n 1 "$T/d/verdict.jsonl" | jq -r .verdict)" = error ]
+	[ "$(tail -n 1 "$T/d/verdict.jsonl" | jq -r '.improved | length')" = 0 ]
+}
+
+@test "hostile: scale: a head of 1e308 gives table cells of a dozen characters, not 300 digits" {
+	printf '[budget]\nbig_ns = 0.1\n' > "$T/b.toml"
+	rounds3 "$T/r.jsonl" big_ns 1 1e308
+	minjson "$T/r.jsonl" > "$T/s.jsonl"
+	run -1 --separate-stderr cmpbudget -b "$T/b.toml" -r "$T/r.jsonl" -m "$T/v.md" "$T/s.jsonl"
+	row=$(grep '^| big_ns' "$T/v.md")
+	[ "${#row}" -lt 120 ] || { echo "$row"; false; }
+	[[ "$row" == *"| +1.00e+310 |"* ]] && [[ "$row" == *"| 1.00e+308 |"* ]]
+	[[ "$stderr" != *inf* ]]
+	[ "$(printf '%s\n' "$stderr" | awk '{ if (length($0) > n) n = length($0) } END { print n }')" -lt 120 ]
+}
+
+@test "hostile: names: an unbudgeted metric named with \\u001b is escaped once in the verdict, and on stderr" {
+	printf '[budget]\na_ns = 0.1\n' > "$T/b.toml"
+	for r in 1 2 3; do
+		printf '{"side":"base","round":%d,"a_ns":10,"e\\u001bx_ns":1}\n{"side":"head","round":%d,"a_ns":10,"e\\u001bx_ns":1}\n' "$r" "$r"
+	done > "$T/r.jsonl"
+	minjson "$T/r.jsonl" > "$T/s.jsonl"
+	run -0 --separate-stderr cmpbudget -b "$T/b.toml" -r "$T/r.jsonl" "$T/s.jsonl"
+	printf '%s\n' "$output" | tail -n 1 | grep -qF '"unbudgeted":["e\u001bx_ns"]'
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r '.unbudgeted[0]')" = "$(printf 'e\033x_ns')" ]
+	[[ "$stderr" == *'not judged: e\u001bx_ns'* ]]
+	[[ "$stderr" != *$'\033'* ]]
+	mkdir "$T/d"
+	run -2 --separate-stderr cmpbudget -D -b "$T/b.toml" -r "$T/r.jsonl" -o "$T/d"
+	tail -n 1 "$T/d/verdict.jsonl" | grep -qF '"unbudgeted":["e\u001bx_ns"]'
+	[[ "$stderr" != *$'\033'* ]]
+}
