@@ -68,7 +68,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-DnpuW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
+	fprintf(stderr, "usage: %s [-V] [-DEnpuW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
 	    " [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat]"
 	    " [-T since] [file ...]\n", argv0);
 	exit(2);
@@ -533,10 +533,13 @@ main(int argc, char *argv[])
 	if (asks_version(argc, argv))
 		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":B:b:c:Dd:f:H:k:M:m:N:no:pR:r:S:s:T:uW")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:DEd:f:H:k:M:m:N:no:pR:r:S:s:T:uW")) != -1) {
 		switch (c) {
 		case 'D':
 			ruled = 1;
+			break;
+		case 'E':
+			check = 2;
 			break;
 		case 'd':
 			if ((why = parse_double(optarg, 0, 1e9, &dopt.deadline)) != NULL || !(dopt.deadline > 0))
@@ -640,6 +643,12 @@ main(int argc, char *argv[])
 	/* -n: the budget file is valid, and the gate learns its rounds. */
 	if (check) {
 		printf("%ld\n", budget.runs);
+		/* -E: then each time metric, its table, name and fraction: the scripts' one reader. */
+		for (i = 0; check == 2 && i < budget.n; i++) {
+			printf("%s %s ", budget.entry[i].better == BETTER_HIGHER ? "higher" : "budget", budget.entry[i].name);
+			jput_double(stdout, 1, budget.entry[i].budget);
+			putchar('\n');
+		}
 		return fshut(stdout, "stdout");
 	}
 	if (ruled) {
