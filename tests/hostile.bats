@@ -422,6 +422,24 @@ proj() {
 	[ "$(cat "$T/my/keep")" = keep ] && [ "$(cat "$T/x/keep")" = keep ]
 }
 
+@test "hostile: names: make uninstall with a PREFIX holding a blank, a quote and a \$ removes that tree, as written, and nothing else" {
+	# make would read $y as a variable: PREFIX would be "my  to'ols", the tree beside.
+	p="$T/x/my \$y to'ols"
+	mkdir -p "$T/x/my  to'ols/share/perfgate" "$T/x/my" "$T/x/tools"
+	echo keep > "$T/x/my  to'ols/share/perfgate/keep"
+	echo keep > "$T/x/my/keep"
+	cd "$TOP"
+	# pkg-config cannot pass a $: install stops at perfgate.pc, all else written.
+	run -2 --separate-stderr make -s install PREFIX="$p"
+	[[ "$stderr" == *"pkg-config cannot pass a '\$'"* ]]
+	[ -x "$p/bin/alternate" ] && [ -f "$p/share/perfgate/gate.mk" ] && [ -f "$p/share/man/man7/perfgate.7" ]
+	run -0 --separate-stderr make uninstall PREFIX="$p"
+	# Every rm line names its paths in quotes, as the shell got them.
+	printf '%s\n' "$output" | grep '^rm \|rm -f' | grep -v "'$T/x/my \$y to'\\\\''ols/" && false
+	[ -z "$(find "$p" -type f)" ]
+	[ "$(cat "$T/x/my  to'ols/share/perfgate/keep")" = keep ] && [ "$(cat "$T/x/my/keep")" = keep ]
+}
+
 @test "hostile: names: make compare-drafts with a COMPARE_DIR holding a blank removes its drafts and nothing else" {
 	cd "$T"
 	export PERFGATE_PRESSURE=$T/pressure
