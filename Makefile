@@ -202,6 +202,13 @@ dist:
 	test -s build/dist/MANIFEST
 	tar -cf - -T build/dist/MANIFEST | tar -xf - -C build/dist/$(DISTNAME)
 	cp build/dist/MANIFEST build/dist/$(DISTNAME)/MANIFEST
+	# The CI templates check the perfgate they install against the commit
+	# its tag names (PERFGATE_COMMIT), which no commit can hold of itself:
+	# the source tree's templates leave it empty. A release packed from a
+	# clean commit writes that commit in; from a dirty tree, or without
+	# git (an unpacked release, already filled), nothing changes.
+	if c=$$(git rev-parse --verify --quiet HEAD 2>/dev/null) && git diff --quiet HEAD -- 2>/dev/null; then \
+	    sed -i "s/^\( *PERFGATE_COMMIT: \)\"\"$$/\1\"$$c\"/" build/dist/$(DISTNAME)/ci/github/*.yml build/dist/$(DISTNAME)/ci/gitlab/*.yml; fi
 	cd build/dist && tar --sort=name --owner=0 --group=0 --numeric-owner \
 	    --mtime=@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || echo 0)} \
 	    -cf - $(DISTNAME) | gzip -n -9 > $(DISTNAME).tar.gz.tmp

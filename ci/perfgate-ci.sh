@@ -75,6 +75,15 @@ summary() {
 			echo
 			echo "Every round is drawn in rounds.svg, kept with the records in the job's artifact."
 		fi
+		# Which perfgate judged: its version, and the commit the install
+		# step checked it against (PERFGATE_COMMIT, from the template).
+		v=$(${PERFGATE:-perfgate} -V 2>/dev/null) || v=perfgate
+		echo
+		if [ -n "${PERFGATE_COMMIT:-}" ]; then
+			printf 'Gated by %s, commit %s.\n' "$v" "$PERFGATE_COMMIT" | md_text
+		else
+			printf 'Gated by %s (PERFGATE_COMMIT not set: the installed release was not checked).\n' "$v" | md_text
+		fi
 	} > "$gatedir/summary.md"
 	cat "$gatedir/summary.md"
 	if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then

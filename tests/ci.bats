@@ -202,3 +202,20 @@ mkorigin() {
 	run -0 sh -c "$(sed -n '/^md_text()/,/^}/p' "$CI"); printf '%s\n' \"\$1\" | md_text" sh 'a_ns <img src=x> `c` *b* [l](u) & | # \'
 	[ "$output" = 'a\_ns &lt;img src=x&gt; \`c\` \*b\* \[l\]\(u\) &amp; \| \# \\' ]
 }
+
+@test "perfgate-ci: the summary names the perfgate that judged and PERFGATE_COMMIT, which a release's templates carry" {
+	mkorigin
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	PERFGATE_COMMIT=0123abc run -0 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[ "$(tail -n 1 "$GITHUB_STEP_SUMMARY")" = "Gated by perfgate $(cat "$TOP/VERSION"), commit 0123abc." ]
+	# The source tree's templates cannot name their own release's commit;
+	# make dist from a clean commit writes it in.
+	git clone -q "$TOP" "$T/src"
+	make -s -C "$T/src" dist DISTDIR="$T" > /dev/null
+	c=$(git -C "$T/src" rev-parse HEAD)
+	for f in github/perfgate.yml github/perfgate-shards.yml gitlab/perfgate.gitlab-ci.yml; do
+		[ "$(tar -xzOf "$T/perfgate-$(cat "$TOP/VERSION").tar.gz" "perfgate-$(cat "$TOP/VERSION")/ci/$f" |
+		    sed -n 's/^ *PERFGATE_COMMIT: "\(.*\)"$/\1/p')" = "$c" ] || { echo "$f"; false; }
+	done
+	grep -q '^ *PERFGATE_COMMIT: ""$' "$TOP/ci/github/perfgate.yml"
+}
