@@ -132,12 +132,21 @@ test: deps all check lint-man warnings compare-ci
 	@sh tests/run.sh tests/*.bats
 
 # The installed directories, each quoted for the shell once: a PREFIX may
-# hold blanks or quotes (uninstall removes only what install wrote).
-inst_q = '$(subst ','\'',$(DESTDIR)$(1))'
-IBIN = $(call inst_q,$(PREFIX)/bin)
-IMAN1 = $(call inst_q,$(MANPREFIX)/man1)
-IMAN7 = $(call inst_q,$(MANPREFIX)/man7)
-IDATA = $(call inst_q,$(DATADIR))
+# hold blanks, quotes or a `$` (uninstall removes only what install wrote).
+# A directory given on the command line or in the environment is taken as
+# written ($(value)), never expanded by make: PREFIX='/x/$y' is /x/$y, not
+# /x/. The defaults of MANPREFIX, DATADIR and PKGCONFIGDIR are PREFIX's,
+# so they are built here from PREFIX as written.
+inst_raw = $(if $(filter command line environment,$(origin $(1))),$(value $(1)),$($(1)))
+inst_dir = $(if $(filter command line environment,$(origin $(1))),$(value $(1)),$(inst_prefix)$(2))
+inst_q = '$(subst ','\'',$(inst_destdir)$(1))'
+inst_prefix := $(call inst_raw,PREFIX)
+inst_destdir := $(call inst_raw,DESTDIR)
+IBIN := $(call inst_q,$(inst_prefix)/bin)
+IMAN1 := $(call inst_q,$(call inst_dir,MANPREFIX,/share/man)/man1)
+IMAN7 := $(call inst_q,$(call inst_dir,MANPREFIX,/share/man)/man7)
+IDATA := $(call inst_q,$(call inst_dir,DATADIR,/share/perfgate))
+IPC := $(call inst_q,$(call inst_dir,PKGCONFIGDIR,/share/pkgconfig))
 
 install: all
 	mkdir -p -- $(IBIN) $(IMAN1) $(IMAN7)
@@ -158,17 +167,20 @@ install: all
 	for p in $(notdir $(MAN7)); do sed -i 's/^\.Os.*/.Os perfgate $(PERFGATE_VERSION)/' $(IMAN7)/"$$p" || exit 1; done
 	# perfgate.pc, written for this PREFIX from mk/perfgate.pc.in (each
 	# value escaped for pkg-config, so that a PREFIX with blanks works).
-	mkdir -p -- $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR))
-	sh mk/perfgate-pc.sh mk/perfgate.pc.in $(call pc_q,$(PREFIX)) $(call pc_q,$(DATADIR)) $(call pc_q,$(PERFGATE_VERSION)) \
-	    > $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc.tmp)
-	mv -f $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc.tmp) $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc)
+	mkdir -p -- $(IPC)
+	sh mk/perfgate-pc.sh mk/perfgate.pc.in $(call pc_q,$(inst_prefix)) $(call pc_q,$(call inst_dir,DATADIR,/share/perfgate)) \
+	    $(call pc_q,$(PERFGATE_VERSION)) > $(IPC)/perfgate.pc.tmp || { rm -f -- $(IPC)/perfgate.pc.tmp; exit 2; }
+	mv -f -- $(IPC)/perfgate.pc.tmp $(IPC)/perfgate.pc
 
+# Every path below is one shell word: a directory in single quotes (IBIN
+# and kin, each ' written '\''), then a name in double quotes. make echoes
+# each line as the shell gets it, so the quoting can be read in the log.
 uninstall:
 	for t in $(TOOLS) perfgate; do rm -f -- $(IBIN)/"$$t"; done
 	rm -rf -- $(IDATA)
 	for t in $(TOOLS); do rm -f -- $(IMAN1)/"$$t.1"; done
-	rm -f -- $(IMAN7)/perfgate.7 $(IMAN1)/perfgate.1
-	rm -f -- $(call pc_q,$(DESTDIR)$(PKGCONFIGDIR)/perfgate.pc)
+	rm -f -- $(IMAN7)/"perfgate.7" $(IMAN1)/"perfgate.1"
+	rm -f -- $(IPC)/"perfgate.pc" $(IPC)/"perfgate.pc.tmp"
 
 # A make value quoted for the shell: a PREFIX with blanks or quotes is one word.
 pc_q = '$(subst ','\'',$(1))'
@@ -190,6 +202,13 @@ dist:
 	test -s build/dist/MANIFEST
 	tar -cf - -T build/dist/MANIFEST | tar -xf - -C build/dist/$(DISTNAME)
 	cp build/dist/MANIFEST build/dist/$(DISTNAME)/MANIFEST
+	# The CI templates check the perfgate they install against the commit
+	# its tag names (PERFGATE_COMMIT), which no commit can hold of itself:
+	# the source tree's templates leave it empty. A release packed from a
+	# clean commit writes that commit in; from a dirty tree, or without
+	# git (an unpacked release, already filled), nothing changes.
+	if c=$$(git rev-parse --verify --quiet HEAD 2>/dev/null) && git diff --quiet HEAD -- 2>/dev/null; then \
+	    sed -i "s/^\( *PERFGATE_COMMIT: \)\"\"$$/\1\"$$c\"/" build/dist/$(DISTNAME)/ci/github/*.yml build/dist/$(DISTNAME)/ci/gitlab/*.yml; fi
 	cd build/dist && tar --sort=name --owner=0 --group=0 --numeric-owner \
 	    --mtime=@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || echo 0)} \
 	    -cf - $(DISTNAME) | gzip -n -9 > $(DISTNAME).tar.gz.tmp

@@ -21,6 +21,7 @@
 #include "budget.h"
 #include "decide.h"
 #include "jsonl.h"
+#include "jsonvalue.h"
 #include "judge.h"
 #include "judgerec.h"
 #include "msg.h"
@@ -51,7 +52,7 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-DpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
+	fprintf(stderr, "usage: %s [-V] [-DEpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
 	    " [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat]"
 	    " [-T since] [file ...]\n", argv0);
 	exit(2);
@@ -93,7 +94,8 @@ static void
 find_unbudgeted(void)
 {
 	const struct jfield *f;
-	size_t i, j;
+	static struct names seen;	/* the names in unbudgeted */
+	size_t i;
 	int s;
 
 	for (s = 0; s < NSIDE; s++)
@@ -101,15 +103,11 @@ find_unbudgeted(void)
 			f = &ss.slot[s][ST_MAIN].rec.field[i];
 			/* A [counts] metric is countof's to judge: neither budgeted nor unbudgeted here. */
 			if (f->type != J_NUMBER || bookkeeping(f) || budget_find(&budget, f->key, f->keylen) != NULL ||
-			    budget_find(&othershare, f->key, f->keylen) != NULL)
+			    budget_find(&othershare, f->key, f->keylen) != NULL || names_find(&seen, f->key, f->keylen) >= 0)
 				continue;
-			for (j = 0; j < nunbudgeted; j++)
-				if (jfield_is(f, unbudgeted[j]))
-					break;
-			if (j < nunbudgeted)
-				continue;
+			names_add(&seen, f->key, f->keylen);
 			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
-			unbudgeted[nunbudgeted++] = xmemdup(f->key, f->keylen);
+			unbudgeted[nunbudgeted++] = json_unescape(f->key, f->keylen);	/* a name, escaped once when written */
 		}
 }
 
@@ -126,7 +124,7 @@ judge(struct result *res, const struct budget_entry *e)
 	res->base = sidestats_metric(&ss, SIDE_BASE, ST_MAIN, e->name);
 	res->head = sidestats_metric(&ss, SIDE_HEAD, ST_MAIN, e->name);
 	for (i = 0; i < NSIDE; i++) {
-		f = jget(&ss.slot[i][ST_MAIN].rec, e->name, strlen(e->name));
+		f = sidestats_member(&ss, i, ST_MAIN, e->name);
 		if (f == NULL)
 			fail("%s: missing on side \"%s\"", e->name, sidename[i]);
 		else if (f->type != J_NUMBER)
@@ -191,7 +189,7 @@ decidemode(const struct dopts *o)
 		if (budget_find(&budget, rs.num[i], strlen(rs.num[i])) == NULL &&
 		    budget_find(&othershare, rs.num[i], strlen(rs.num[i])) == NULL) {
 			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
-			unbudgeted[nunbudgeted++] = xstrdup(rs.num[i]);
+			unbudgeted[nunbudgeted++] = json_unescape(rs.num[i], strlen(rs.num[i]));	/* a name, escaped once when written */
 			if (o->strict)
 				fail("%s: not in the budget file (-u)", rs.num[i]);
 		}
@@ -239,7 +237,7 @@ decidemode(const struct dopts *o)
 	if (nunbudgeted > 0 && !o->strict) {
 		fprintf(stderr, "%s: not in the budget, not judged:", argv0);
 		for (i = 0; i < nunbudgeted; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
+			fputs(i ? ", " : " ", stderr), jescape(stderr, unbudgeted[i], strlen(unbudgeted[i]));
 		fputc('\n', stderr);
 	}
 	/* Why it cannot be decided, one line, also in outdir/verdict.why for the gate. */
@@ -299,7 +297,7 @@ main(int argc, char *argv[])
 	char *msg;
 
 	tool_begin(argc, argv);
-	while ((c = getopt(argc, argv, ":B:b:c:Dd:f:H:k:M:m:N:no:pqR:r:S:s:T:uW")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:DEd:f:H:k:M:m:N:no:pqR:r:S:s:T:uW")) != -1) {
 		switch (c) {
 		case 'D':
 			ruled = 1;
@@ -352,6 +350,9 @@ main(int argc, char *argv[])
 			opt_moved('n', 'q', "check the budget file only");
 		case 'q':
 			check = 1;
+			break;
+		case 'E':
+			check = 2;
 			break;
 		case 'p':
 			agree = 1;
@@ -407,6 +408,12 @@ main(int argc, char *argv[])
 	/* -q: the budget file is valid, and the gate learns its rounds. */
 	if (check) {
 		printf("%ld\n", budget.runs);
+		/* -E: then each time metric, its table, name and fraction: the scripts' one reader. */
+		for (i = 0; check == 2 && i < budget.n; i++) {
+			printf("%s %s ", budget.entry[i].better == BETTER_HIGHER ? "higher" : "budget", budget.entry[i].name);
+			jput_double(stdout, 1, budget.entry[i].budget);
+			putchar('\n');
+		}
 		return fshut(stdout, "stdout");
 	}
 	if (ruled) {
@@ -487,7 +494,7 @@ main(int argc, char *argv[])
 	if (nunbudgeted > 0 && !strict) {
 		fprintf(stderr, "%s: not in the budget, not judged:", argv0);
 		for (i = 0; i < nunbudgeted; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", unbudgeted[i]);
+			fputs(i ? ", " : " ", stderr), jescape(stderr, unbudgeted[i], strlen(unbudgeted[i]));
 		fputc('\n', stderr);
 	}
 	for (i = 0; i < nerrs; i++)

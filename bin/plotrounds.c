@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "names.h"
 #include "plot.h"
 #include "recordkeys.h"
 #include "util.h"
@@ -23,6 +24,7 @@
 
 static struct plot pic;
 static size_t capmetrics, capsides, capruns, cappoints;
+static struct names metricidx;	/* each metric's index in pic.metric */
 static int fixedmetrics;	/* -v named the metrics: keep to them */
 
 /* Keys of a run record that are not metrics (-x). */
@@ -39,11 +41,11 @@ usage(void)
 static size_t
 metric_index(const char *key, size_t len, int add)
 {
-	size_t i;
+	long k;
 
-	for (i = 0; i < pic.nmetric; i++)
-		if (strlen(pic.metric[i].name) == len && memcmp(pic.metric[i].name, key, len) == 0)
-			return i;
+	/* An index by name: thousands of metrics are looked up in a run each. */
+	if ((k = names_find(&metricidx, key, len)) >= 0)
+		return (size_t)k;
 	if (!add)
 		return (size_t)-1;
 	if (pic.nmetric == capmetrics) {
@@ -54,6 +56,7 @@ metric_index(const char *key, size_t len, int add)
 	pic.metric[pic.nmetric].name = xmalloc(len + 1);
 	memcpy(pic.metric[pic.nmetric].name, key, len);
 	pic.metric[pic.nmetric].name[len] = '\0';
+	names_add(&metricidx, key, len);
 	return pic.nmetric++;
 }
 

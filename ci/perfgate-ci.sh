@@ -37,6 +37,14 @@ newer() {
 	[ -e "$1" ] && [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]
 }
 
+# md_text: standard input as Markdown text that shows as written: what
+# came from a benchmark, a side or a file (a metric's name, a reason that
+# quotes a budget file) is neither HTML nor markup. The entities first, then
+# a backslash before every ASCII punctuation character that Markdown reads.
+md_text() {
+	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/[][\\`*_{}()#+!|~"$]/\\&/g'
+}
+
 # summary STATUS OUT MARKER: the Markdown verdict of this job. A verdict
 # (0 or 1) comes with its table, written with it, even from the gate's
 # cache; an undecided gate shows its summary record, and the table only
@@ -49,7 +57,7 @@ summary() {
 		if [ -s "$gatedir/budget-changes.txt" ]; then
 			echo "**The pull request changes the budget** ($budget_judged):"
 			echo
-			sed 's/^/- /' "$gatedir/budget-changes.txt"
+			md_text < "$gatedir/budget-changes.txt" | sed 's/^/- /'
 			echo
 		fi
 		if [ "$status" -le 1 ] && [ -f "$gatedir/verdict.md" ] || newer "$gatedir/verdict.md" "$marker"; then
@@ -67,6 +75,15 @@ summary() {
 			echo
 			echo "Every round is drawn in rounds.svg, kept with the records in the job's artifact."
 		fi
+		# Which perfgate judged: its version, and the commit the install
+		# step checked it against (PERFGATE_COMMIT, from the template).
+		v=$(${PERFGATE:-perfgate} -V 2>/dev/null) || v=perfgate
+		echo
+		if [ -n "${PERFGATE_COMMIT:-}" ]; then
+			printf 'Gated by %s, commit %s.\n' "$v" "$PERFGATE_COMMIT" | md_text
+		else
+			printf 'Gated by %s (PERFGATE_COMMIT not set: the installed release was not checked).\n' "$v" | md_text
+		fi
 	} > "$gatedir/summary.md"
 	cat "$gatedir/summary.md"
 	if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
@@ -74,26 +91,24 @@ summary() {
 	fi
 }
 
-# budget_entries FILE: "runs N" and "NAME FRACTION" for each metric of a
-# budget file's [budget] table, sorted by name.
+# budget_entries FILE: "runs N" and "NAME FRACTION" for each time metric of
+# a budget file ([budget] and [higher]), sorted by name, as cmpbudget -E
+# reads it (the file's one reader); status 2, and its reason on stdout,
+# when cmpbudget refuses the file.
 budget_entries() {
-	awk '
-		{ sub(/[ \t]*#.*$/, "") }
-		/^[ \t]*\[/ { t = $0; gsub(/[ \t\[\]]/, "", t); next }
-		/=/ {
-			k = $0; sub(/[ \t]*=.*$/, "", k); sub(/^[ \t]*/, "", k)
-			v = $0; sub(/^[^=]*=[ \t]*/, "", v); sub(/[ \t]*$/, "", v)
-			if (t == "" && k == "runs") print "runs " v
-			else if (t == "budget") print k " " v
-		}' "$1" | sort
+	be_list=$("${CMPBUDGET:-cmpbudget}" -E -b "$1" 2>&1) || {
+		printf '%s\n' "$be_list" | head -n 1 | sed 's/^cmpbudget: //'
+		return 2
+	}
+	printf '%s\n' "$be_list" | awk 'NR == 1 { print "runs " $1; next } { print $2 " " $3 }' | LC_ALL=C sort
 }
 
 # budget_changes BASE HEAD: what the head's budget changes, one line each;
 # status 1 when any of it loosens.
 budget_changes() {
-	budget_entries "$1" > "$gatedir/budget.base"
-	budget_entries "$2" > "$gatedir/budget.head"
-	join -a 1 -a 2 -e - -o 0,1.2,2.2 "$gatedir/budget.base" "$gatedir/budget.head" | awk '
+	budget_entries "$1" > "$gatedir/budget.base" || { echo "the base's budget cannot be read: $(cat "$gatedir/budget.base")"; return 1; }
+	budget_entries "$2" > "$gatedir/budget.head" || { echo "the head's budget cannot be read: $(cat "$gatedir/budget.head")"; return 1; }
+	LC_ALL=C join -a 1 -a 2 -e - -o 0,1.2,2.2 "$gatedir/budget.base" "$gatedir/budget.head" | awk '
 		$2 == $3 { next }
 		$1 == "runs" { print "head changes runs from " $2 " to " $3; if ($3 == "-" || $3 + 0 < $2 + 0) loose = 1; next }
 		$2 == "-" { print "head adds " $1 " at " $3; next }

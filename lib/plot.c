@@ -26,6 +26,14 @@ static const char *colour[] = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E6
 /* The picture being drawn: set by plot_svg, read by its helpers. */
 static const struct plot *P;
 
+/*
+ * The points of metric m are ORD[FIRST[m]] .. ORD[FIRST[m + 1] - 1], in
+ * the order of P->point: a panel visits its own points only, so that a
+ * picture of thousands of metrics is not drawn in time squared (issue 20).
+ */
+static size_t *ORD, *FIRST;
+#define EACHPOINT(k, i, m) for ((k) = FIRST[m]; (k) < FIRST[(m) + 1] && ((i) = ORD[k], 1); (k)++)
+
 /* Text for SVG: escape what XML reads as markup. */
 static void
 xml(FILE *fp, const char *s)
@@ -190,11 +198,11 @@ title(FILE *fp, const struct plot_metric *m, double top)
 static int
 sidemin(size_t s, size_t m, double *min)
 {
-	size_t i;
+	size_t i, k;
 	int have = 0;
 
-	for (i = 0; i < P->npoint; i++)
-		if (P->point[i].metric == m && P->run[P->point[i].run].side == s && (!have || P->point[i].v < *min)) {
+	EACHPOINT(k, i, m)
+		if (P->run[P->point[i].run].side == s && (!have || P->point[i].v < *min)) {
 			*min = P->point[i].v;
 			have = 1;
 		}
@@ -231,18 +239,17 @@ panel(FILE *fp, size_t m, double top)
 	double lo = INFINITY, hi = -INFINITY, step, y0 = top + TITLEH, v, x, t;
 	double mins[NCOLOUR], tick[64];
 	struct across ac[NCOLOUR + 1];
-	size_t i, j, s, nl, nt, every, np, ngroups, g, last, *pos;
+	size_t i, j, k, s, nl, nt, every, np, ngroups, g, last, *pos;
 	long lastround;
 	char buf[64], label[128];
 	/* A bound at or below 0 has no place on a log scale. */
 	int bound = mt->hasbound && !(P->logscale && mt->bound <= 0);
 
 	title(fp, mt, top);
-	for (i = 0; i < P->npoint; i++)
-		if (P->point[i].metric == m) {
-			lo = fmin(lo, P->point[i].v);
-			hi = fmax(hi, P->point[i].v);
-		}
+	EACHPOINT(k, i, m) {
+		lo = fmin(lo, P->point[i].v);
+		hi = fmax(hi, P->point[i].v);
+	}
 	if (bound) {
 		lo = fmin(lo, mt->bound);
 		hi = fmax(hi, mt->bound);
@@ -292,8 +299,9 @@ panel(FILE *fp, size_t m, double top)
 	pos = xmalloc(P->nrun * sizeof *pos);
 	for (i = 0; i < P->nrun; i++)
 		pos[i] = (size_t)-1;
-	for (i = np = 0; i < P->npoint; i++)
-		if (P->point[i].metric == m && pos[P->point[i].run] == (size_t)-1)
+	np = 0;
+	EACHPOINT(k, i, m)
+		if (pos[P->point[i].run] == (size_t)-1)
 			pos[P->point[i].run] = 0;
 	for (i = 0; i < P->nrun; i++)
 		if (pos[i] != (size_t)-1)
@@ -349,9 +357,7 @@ panel(FILE *fp, size_t m, double top)
 		hline(fp, ac[i].y, colour[s], "4 4", 4 * (int)s, label, ac[i].ly);
 	}
 	/* Every run's value, with its exact figure as a tooltip. */
-	for (i = 0; i < P->npoint; i++) {
-		if (P->point[i].metric != m)
-			continue;
+	EACHPOINT(k, i, m) {
 		s = P->run[P->point[i].run].side;
 		marker(fp, s, xof(pos[P->point[i].run], np), YOF(P->point[i].v));
 		fputs("><title>", fp);
@@ -394,10 +400,20 @@ legend(FILE *fp)
 void
 plot_svg(FILE *fp, const struct plot *p)
 {
-	size_t m;
+	size_t m, i;
 	int h;
 
 	P = p;
+	/* A counting sort of the points by metric, stable. */
+	FIRST = xmalloc((P->nmetric + 2) * sizeof *FIRST);
+	ORD = xmalloc((P->npoint ? P->npoint : 1) * sizeof *ORD);
+	memset(FIRST, 0, (P->nmetric + 2) * sizeof *FIRST);
+	for (i = 0; i < P->npoint; i++)
+		FIRST[P->point[i].metric + 2]++;
+	for (m = 0; m < P->nmetric; m++)
+		FIRST[m + 2] += FIRST[m + 1];
+	for (i = 0; i < P->npoint; i++)
+		ORD[FIRST[P->point[i].metric + 1]++] = i;
 	h = LEGENDH + (int)P->nmetric * (TITLEH + PLOTH + AXISH) + 10;
 
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -410,5 +426,8 @@ plot_svg(FILE *fp, const struct plot *p)
 	for (m = 0; m < P->nmetric; m++)
 		panel(fp, m, LEGENDH + m * (double)(TITLEH + PLOTH + AXISH));
 	fputs("</svg>\n", fp);
+	free(ORD);
+	free(FIRST);
+	ORD = FIRST = NULL;
 }
 

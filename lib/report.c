@@ -155,24 +155,54 @@ readable(char *cell, const struct jfield *f, enum notation nt)
 	trim_zeros(cell);
 }
 
+/*
+ * v times 10^shift, decimals figures after the point, in a dozen
+ * characters at most: a ratio of 1e308 is a figure a person reads, not a
+ * 300-digit cell (issue 20). From 10^6 on it is m.mme+N, the shift added to
+ * the exponent so that a delta times 100 never overflows to "inf".
+ */
+static void
+bounded(char *cell, size_t n, double v, int shift, int decimals, int sign)
+{
+	double m;
+	int e;
+
+	if (!isfinite(v) || fabs(v) * pow(10, shift) < 1e6) {
+		snprintf(cell, n, sign ? "%+.*f" : "%.*f", decimals, v * pow(10, shift));
+		return;
+	}
+	e = (int)floor(log10(fabs(v)));
+	m = v / pow(10, e);
+	if (fabs(m) >= 9.995) {
+		m /= 10;
+		e++;
+	}
+	snprintf(cell, n, sign ? "%+.2fe%+d" : "%.2fe%+d", m, e + shift);
+}
+
 static void
 cells(const struct result *r, char cell[NCOL][CELL], enum notation nt)
 {
+	char ratio[32], lo[32], hi[32];
+
 	/* An arrow marks a metric where higher is better. */
 	snprintf(cell[0], CELL, "%s%s", r->e->name, r->e->better == BETTER_HIGHER ? " ↑" : "");
 	readable(cell[1], r->base, nt);
 	readable(cell[2], r->head, nt);
 	if (r->hasdelta)
-		snprintf(cell[3], CELL, "%+.1f", r->deltav * 100);
+		bounded(cell[3], CELL, r->deltav, 2, 1, 1);
 	else
 		snprintf(cell[3], CELL, "-");
 	snprintf(cell[4], CELL, "%.4g", r->e->budget * 100);
 	snprintf(cell[5], CELL, "%s%s", verdict_name[r->verdict], r->doubted ? " (doubted)" : "");
-	if (r->hasinterval)
-		snprintf(cell[6], CELL, "%.3f [%.3f,%.3f]", r->ratio, r->lo, r->hi);
-	else if (r->hasratio)
-		snprintf(cell[6], CELL, "%.3f", r->ratio);
-	else
+	if (r->hasinterval) {
+		bounded(ratio, sizeof ratio, r->ratio, 0, 3, 0);
+		bounded(lo, sizeof lo, r->lo, 0, 3, 0);
+		bounded(hi, sizeof hi, r->hi, 0, 3, 0);
+		snprintf(cell[6], CELL, "%s [%s,%s]", ratio, lo, hi);
+	} else if (r->hasratio) {
+		bounded(cell[6], CELL, r->ratio, 0, 3, 0);
+	} else
 		snprintf(cell[6], CELL, "-");
 	if (r->ruled)
 		evidence(cell[7], r);

@@ -11,6 +11,7 @@
 
 #include "jsonl.h"
 #include "msg.h"
+#include "names.h"
 #include "recordkeys.h"
 #include "rounds.h"
 #include "util.h"
@@ -156,25 +157,41 @@ disturbance(struct disturb *d, const struct jrecord *rec)
 		d->rerun += v;
 }
 
-/* Note each numeric member's name, once. */
+/*
+ * Note each numeric member's name, once. seen indexes the names noted, so
+ * that a record of thousands of metrics is not compared with every name
+ * before it (issue 20: quadratic in the metrics).
+ */
 static void
-numnames(struct rounds *rs, const struct jrecord *rec)
+numnames(struct rounds *rs, struct names *seen, const struct jrecord *rec)
 {
-	size_t i, j;
+	size_t i;
 	const struct jfield *f;
 
 	for (i = 0; i < rec->n; i++) {
 		f = &rec->field[i];
 		if (f->type != J_NUMBER || is_bookkeeping(f->key, f->keylen))
 			continue;
-		for (j = 0; j < rs->nnum; j++)
-			if (jfield_is(f, rs->num[j]))
-				break;
-		if (j < rs->nnum)
+		if (names_find(seen, f->key, f->keylen) >= 0)
 			continue;
+		names_add(seen, f->key, f->keylen);
 		rs->num = xrealloc(rs->num, (rs->nnum + 1) * sizeof *rs->num);
 		rs->num[rs->nnum++] = xmemdup(f->key, f->keylen);
 	}
+}
+
+/* The index in b->entry of the metric named key[0..len), or -1. */
+static long
+entry_index(const struct budget *b, const char *key, size_t len)
+{
+	size_t m;
+
+	if (b->n > 0 && b->entryidx.n == b->n)
+		return names_find(&b->entryidx, key, len);
+	for (m = 0; m < b->n; m++)
+		if (memeq_str(key, len, b->entry[m].name))
+			return (long)m;
+	return -1;
 }
 
 /* Read the records into sl; returns NULL or why not. */
@@ -186,9 +203,11 @@ readall(struct rounds *rs, struct sidelist *sl, struct jreader *r, const char *k
 	const struct jfield *sf, *rf, *f;
 	const char *line, *msg;
 	char *err = NULL;
-	size_t len, m;
+	size_t len, m, i;
+	long k;
 	int rc, s;
 	struct rrec *x;
+	struct names seen = { 0 };
 
 	while (err == NULL && (rc = jreader_next(r, &line, &len)) == 1) {
 		if ((msg = jparse(line, len, &rec)) != NULL) {
@@ -227,20 +246,30 @@ readall(struct rounds *rs, struct sidelist *sl, struct jreader *r, const char *k
 		x->v = xmalloc((b->n ? b->n : 1) * sizeof *x->v);
 		x->raw = xmalloc((b->n ? b->n : 1) * sizeof *x->raw);
 		for (m = 0; m < b->n; m++) {
-			f = jget(&rec, b->entry[m].name, strlen(b->entry[m].name));
-			x->v[m] = f != NULL && f->type == J_NUMBER ? f->num : NAN;
+			x->v[m] = NAN;
 			x->raw[m] = NULL;
-			if (!isnan(x->v[m])) {
-				rs->seen[s][m]++;
-				rs->pool = xrealloc(rs->pool, (rs->npool + 1) * sizeof *rs->pool);
-				rs->pool[rs->npool++] = x->raw[m] = xmemdup(f->raw, f->rawlen);
-			}
 		}
-		numnames(rs, &rec);
+		/*
+		 * Each member is looked up in the budget's index, once: a
+		 * member is in a record once (jparse refuses a second), so
+		 * this is jget for each metric at the cost of one pass.
+		 */
+		for (i = 0; i < rec.n; i++) {
+			f = &rec.field[i];
+			if (f->type != J_NUMBER || isnan(f->num) || (k = entry_index(b, f->key, f->keylen)) < 0)
+				continue;
+			m = (size_t)k;
+			x->v[m] = f->num;
+			rs->seen[s][m]++;
+			rs->pool = xrealloc(rs->pool, (rs->npool + 1) * sizeof *rs->pool);
+			rs->pool[rs->npool++] = x->raw[m] = xmemdup(f->raw, f->rawlen);
+		}
+		numnames(rs, &seen, &rec);
 		disturbance(&rs->dist, &rec);
 	}
 	if (err == NULL && rc < 0)
 		err = msgf("read %s: %s", r->name, strerror(errno));
+	names_free(&seen);
 	jrecord_free(&rec);
 	return err;
 }

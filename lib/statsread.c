@@ -43,6 +43,8 @@ keep(struct sidestats *ss, const char *line, size_t len, const struct jfield *si
 			s->file = file;
 			s->lineno = lineno;
 			s->have = 1;
+			for (size_t k = 0; k < s->rec.n; k++)
+				names_add(&s->idx, s->rec.field[k].key, s->rec.field[k].keylen);
 		}
 	}
 	return NULL;
@@ -96,13 +98,21 @@ sidestats_read(struct sidestats *ss, const char *path, const char *key, char **e
 }
 
 const struct jfield *
+sidestats_member(const struct sidestats *ss, int side, int stat, const char *name)
+{
+	const struct statslot *sl = &ss->slot[side][stat];
+	long k;
+
+	if (!sl->have || (k = names_find(&sl->idx, name, strlen(name))) < 0)
+		return NULL;
+	return &sl->rec.field[k];
+}
+
+const struct jfield *
 sidestats_metric(const struct sidestats *ss, int side, int stat, const char *name)
 {
-	const struct jfield *f;
+	const struct jfield *f = sidestats_member(ss, side, stat, name);
 
-	if (!ss->slot[side][stat].have)
-		return NULL;
-	f = jget(&ss->slot[side][stat].rec, name, strlen(name));
 	return f != NULL && f->type == J_NUMBER ? f : NULL;
 }
 
@@ -116,6 +126,7 @@ sidestats_free(struct sidestats *ss)
 		for (t = 0; t < NSTAT; t++) {
 			jrecord_free(&ss->slot[s][t].rec);
 			free(ss->slot[s][t].line);
+			names_free(&ss->slot[s][t].idx);
 		}
 	for (i = 0; i < ss->nnames; i++)
 		free(ss->names[i]);

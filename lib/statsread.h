@@ -11,6 +11,7 @@
 
 #include "jsonl.h"
 #include "judge.h"
+#include "names.h"
 
 enum { ST_MAIN, ST_Q1, ST_Q3, NSTAT };
 
@@ -21,6 +22,7 @@ struct statslot {
 	const char *file;
 	unsigned long lineno;
 	int have;
+	struct names idx;	/* each member's index in rec: a metric of thousands found at once */
 };
 
 struct sidestats {
@@ -39,6 +41,8 @@ long sidestats_read(struct sidestats *ss, const char *path, const char *key, cha
 
 /* The number name of side's record of statistic stat, or NULL. */
 const struct jfield *sidestats_metric(const struct sidestats *ss, int side, int stat, const char *name);
+/* The member name of side's record of statistic stat, whatever its type, or NULL. */
+const struct jfield *sidestats_member(const struct sidestats *ss, int side, int stat, const char *name);
 
 void sidestats_free(struct sidestats *ss);
 

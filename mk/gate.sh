@@ -214,7 +214,7 @@ cmd_settings() {
 	# named to the benchmark in BENCH_CASES and to cmpbudget with -M.
 	cases=
 	if [ -n "${GATE_SHARD:-}" ]; then
-		cases=$(sh "$gate_dir/shard.sh" "$GATE_SHARD" "$budget" 2> "$dir/shard.err") ||
+		cases=$(CMPBUDGET="$bin/cmpbudget" sh "$gate_dir/shard.sh" "$GATE_SHARD" "$budget" 2> "$dir/shard.err") ||
 			fail "$dir" both shard "$(sed 's/^shard.sh: //' "$dir/shard.err" | head -n 1)"
 	fi
 	printf 'runs %s\ntimeout %s\nalternate %s\nenv %s\ncases %s\n' "$runs" "$timeout" "$flags" \

@@ -36,12 +36,14 @@ if [ -z "$i" ] || [ -z "$n" ] || [ "$i" -gt "$n" ]; then
 fi
 [ -r "$budget" ] || { echo "shard.sh: $budget: cannot read the budget file" >&2; exit 2; }
 
-# The metric names of [budget] and [higher] (cmpbudget(1), "The budget
-# file": bare keys), one a line, sorted.
-names=$(awk '
-	/^[ \t]*\[/ { s = $0; gsub(/[ \t]|#.*/, "", s); inb = s == "[budget]" || s == "[higher]"; next }
-	inb && /^[ \t]*[A-Za-z0-9_-]+[ \t]*=/ { sub(/^[ \t]*/, ""); sub(/[ \t]*=.*/, ""); print }
-	' "$budget" | sort)
+# The metric names of [budget] and [higher], one a line, sorted: asked of
+# cmpbudget -E, the budget file's one reader (CMPBUDGET, or the one in PATH),
+# so that a file it refuses is refused here with its reason.
+listed=$("${CMPBUDGET:-cmpbudget}" -E -b "$budget" 2>&1) || {
+	printf 'shard.sh: %s\n' "${listed#cmpbudget: }" | head -n 1 >&2
+	exit 2
+}
+names=$(printf '%s\n' "$listed" | sed -n 's/^[a-z]* \([^ ]*\) [^ ]*$/\1/p' | sort)
 share=$(printf '%s\n' "$names" | awk -v i="$i" -v n="$n" 'NF && (NR - 1) % n == i - 1')
 if [ -z "$share" ]; then
 	echo "shard.sh: GATE_SHARD=$spec: shard $i of $n is empty: $budget has $(printf '%s\n' "$names" | grep -c .) metrics" >&2

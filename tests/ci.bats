@@ -162,7 +162,7 @@ mkorigin() {
 	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .verdict)" = regressed ]
 	# First in the summary, before the table.
 	[ "$(sed -n 3p "$GITHUB_STEP_SUMMARY")" = "**The pull request changes the budget** (judged by the base's budget; a loosening fails the gate until it is signed (PERFGATE_BUDGET_SIGNED=1)):" ]
-	[ "$(sed -n 5p "$GITHUB_STEP_SUMMARY")" = "- head loosens fx_sum_ns from 0.5 to 99" ]
+	[ "$(sed -n 5p "$GITHUB_STEP_SUMMARY")" = '- head loosens fx\_sum\_ns from 0.5 to 99' ]
 	# Code unchanged, the budget loosened: still a no, until it is signed.
 	git checkout -q origin/main -- src/fx.c
 	git commit -q -am 'fx: as it was'
@@ -183,4 +183,39 @@ mkorigin() {
 	git fetch -q origin
 	run --separate-stderr sh "$CI" gate 'v1$(E)' GATE_MK="$MK"
 	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .base.commit)" = "$(git rev-parse 'origin/v1$(E)')" ]
+}
+
+@test "perfgate-ci: a head budget that cmpbudget refuses is a change that fails, said in Markdown that shows as text" {
+	mkorigin
+	# The old reader (awk) took this for a metric and put it in the summary raw.
+	printf '<img src=x onerror=alert(1)> = 99\n' >> perf/budget.toml
+	git commit -q -am 'budget: a key that is HTML'
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	run -1 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[[ "$stderr" == *"perfgate-ci: the head's budget cannot be read: perf/budget.toml:"* ]]
+	run -1 grep -q '<img' "$GITHUB_STEP_SUMMARY"
+	grep -q "^- the head's budget cannot be read: perf/budget.toml:" "$GITHUB_STEP_SUMMARY"
+}
+
+@test "perfgate-ci: md_text shows a budget change's text as written: no HTML, no markup" {
+	eval "$(sed -n '/^md_text()/,/^}/p' "$CI")"
+	run -0 sh -c "$(sed -n '/^md_text()/,/^}/p' "$CI"); printf '%s\n' \"\$1\" | md_text" sh 'a_ns <img src=x> `c` *b* [l](u) & | # \'
+	[ "$output" = 'a\_ns &lt;img src=x&gt; \`c\` \*b\* \[l\]\(u\) &amp; \| \# \\' ]
+}
+
+@test "perfgate-ci: the summary names the perfgate that judged and PERFGATE_COMMIT, which a release's templates carry" {
+	mkorigin
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	PERFGATE_COMMIT=0123abc run -0 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[ "$(tail -n 1 "$GITHUB_STEP_SUMMARY")" = "Gated by perfgate $(cat "$TOP/VERSION"), commit 0123abc." ]
+	# The source tree's templates cannot name their own release's commit;
+	# make dist from a clean commit writes it in.
+	git clone -q "$TOP" "$T/src"
+	make -s -C "$T/src" dist DISTDIR="$T" > /dev/null
+	c=$(git -C "$T/src" rev-parse HEAD)
+	for f in github/perfgate.yml github/perfgate-shards.yml gitlab/perfgate.gitlab-ci.yml; do
+		[ "$(tar -xzOf "$T/perfgate-$(cat "$TOP/VERSION").tar.gz" "perfgate-$(cat "$TOP/VERSION")/ci/$f" |
+		    sed -n 's/^ *PERFGATE_COMMIT: "\(.*\)"$/\1/p')" = "$c" ] || { echo "$f"; false; }
+	done
+	grep -q '^ *PERFGATE_COMMIT: ""$' "$TOP/ci/github/perfgate.yml"
 }

@@ -368,7 +368,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-V] [-DpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat] [-T since] [file ...]'
+	usage='usage: cmpbudget [-V] [-DEpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat] [-T since] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]

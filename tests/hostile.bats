@@ -422,6 +422,24 @@ proj() {
 	[ "$(cat "$T/my/keep")" = keep ] && [ "$(cat "$T/x/keep")" = keep ]
 }
 
+@test "hostile: names: make uninstall with a PREFIX holding a blank, a quote and a \$ removes that tree, as written, and nothing else" {
+	# make would read $y as a variable: PREFIX would be "my  to'ols", the tree beside.
+	p="$T/x/my \$y to'ols"
+	mkdir -p "$T/x/my  to'ols/share/perfgate" "$T/x/my" "$T/x/tools"
+	echo keep > "$T/x/my  to'ols/share/perfgate/keep"
+	echo keep > "$T/x/my/keep"
+	cd "$TOP"
+	# pkg-config cannot pass a $: install stops at perfgate.pc, all else written.
+	run -2 --separate-stderr make -s install PREFIX="$p"
+	[[ "$stderr" == *"pkg-config cannot pass a '\$'"* ]]
+	[ -x "$p/bin/alternate" ] && [ -f "$p/share/perfgate/gate.mk" ] && [ -f "$p/share/man/man7/perfgate.7" ]
+	run -0 --separate-stderr make uninstall PREFIX="$p"
+	# Every rm line names its paths in quotes, as the shell got them.
+	printf '%s\n' "$output" | grep '^rm \|rm -f' | grep -v "'$T/x/my \$y to'\\\\''ols/" && false
+	[ -z "$(find "$p" -type f)" ]
+	[ "$(cat "$T/x/my  to'ols/share/perfgate/keep")" = keep ] && [ "$(cat "$T/x/my/keep")" = keep ]
+}
+
 @test "hostile: names: make compare-drafts with a COMPARE_DIR holding a blank removes its drafts and nothing else" {
 	cd "$T"
 	export PERFGATE_PRESSURE=$T/pressure
@@ -528,4 +546,66 @@ SH
 	echo 'm7_ns = 0.2' >> "$T/big.toml"
 	run -2 --separate-stderr timeout 10 cmpbudget -b "$T/big.toml" -q
 	[ "$stderr" = "cmpbudget: $T/big.toml:100004: duplicate key m7_ns (first on line 11)" ]
+}
+
+@test "hostile: scale: cmpbudget -p -r and plotrounds judge and draw 3*10^4 metrics in seconds" {
+	# Before: 39 s and 145 s (a lookup of every metric in every record).
+	"$TOP/lab/manymetrics.sh" "$T/m" 30000
+	minjson "$T/m/runs.jsonl" > "$T/m/stats.jsonl"
+	run -0 --separate-stderr timeout 20 cmpbudget -b "$T/m/budget.toml" -p -r "$T/m/runs.jsonl" "$T/m/stats.jsonl"
+	[ "$(printf '%s\n' "$output" | grep -c '"metric":"m[0-9]*_ns"')" = 30000 ]
+	printf '%s\n' "$output" > "$T/m/verdict.jsonl"
+	run -0 timeout 20 plotrounds -v "$T/m/verdict.jsonl" -o "$T/m/rounds.svg" "$T/m/runs.jsonl"
+	[ "$(grep -c '<circle' "$T/m/rounds.svg")" -ge 150000 ]
+	grep -q 'm29999_ns' "$T/m/rounds.svg"
+}
+
+# rounds3 FILE METRIC BASE HEAD: three rounds of one metric, as alternate writes them.
+rounds3() {
+	local r
+	for r in 1 2 3; do
+		printf '{"side":"base","round":%d,"%s":%s}\n{"side":"head","round":%d,"%s":%s}\n' "$r" "$2" "$3" "$r" "$2" "$4"
+	done > "$1"
+}
+
+@test "hostile: names: a metric of 0 ns is an error with its reason, never improved -100 %" {
+	printf '[budget]\nz_ns = 0.1\n' > "$T/b.toml"
+	rounds3 "$T/r.jsonl" z_ns 0 0
+	minjson "$T/r.jsonl" > "$T/s.jsonl"
+	run -2 --separate-stderr cmpbudget -b "$T/b.toml" -r "$T/r.jsonl" "$T/s.jsonl"
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .verdict)" = error ]
+	[[ "$stderr" == *"z_ns: base 0 is not above 0: no ratio"* ]]
+	mkdir "$T/d"
+	run -2 --separate-stderr cmpbudget -D -b "$T/b.toml" -r "$T/r.jsonl" -o "$T/d"
+	[ "$(tail -n 1 "$T/d/verdict.jsonl" | jq -r .verdict)" = error ]
+	[ "$(tail -n 1 "$T/d/verdict.jsonl" | jq -r '.improved | length')" = 0 ]
+}
+
+@test "hostile: scale: a head of 1e308 gives table cells of a dozen characters, not 300 digits" {
+	printf '[budget]\nbig_ns = 0.1\n' > "$T/b.toml"
+	rounds3 "$T/r.jsonl" big_ns 1 1e308
+	minjson "$T/r.jsonl" > "$T/s.jsonl"
+	run -1 --separate-stderr cmpbudget -b "$T/b.toml" -r "$T/r.jsonl" -m "$T/v.md" "$T/s.jsonl"
+	row=$(grep '^| big_ns' "$T/v.md")
+	[ "${#row}" -lt 120 ] || { echo "$row"; false; }
+	[[ "$row" == *"| +1.00e+310 |"* ]] && [[ "$row" == *"| 1.00e+308 |"* ]]
+	[[ "$stderr" != *inf* ]]
+	[ "$(printf '%s\n' "$stderr" | awk '{ if (length($0) > n) n = length($0) } END { print n }')" -lt 120 ]
+}
+
+@test "hostile: names: an unbudgeted metric named with \\u001b is escaped once in the verdict, and on stderr" {
+	printf '[budget]\na_ns = 0.1\n' > "$T/b.toml"
+	for r in 1 2 3; do
+		printf '{"side":"base","round":%d,"a_ns":10,"e\\u001bx_ns":1}\n{"side":"head","round":%d,"a_ns":10,"e\\u001bx_ns":1}\n' "$r" "$r"
+	done > "$T/r.jsonl"
+	minjson "$T/r.jsonl" > "$T/s.jsonl"
+	run -0 --separate-stderr cmpbudget -b "$T/b.toml" -r "$T/r.jsonl" "$T/s.jsonl"
+	printf '%s\n' "$output" | tail -n 1 | grep -qF '"unbudgeted":["e\u001bx_ns"]'
+	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r '.unbudgeted[0]')" = "$(printf 'e\033x_ns')" ]
+	[[ "$stderr" == *'not judged: e\u001bx_ns'* ]]
+	[[ "$stderr" != *$'\033'* ]]
+	mkdir "$T/d"
+	run -2 --separate-stderr cmpbudget -D -b "$T/b.toml" -r "$T/r.jsonl" -o "$T/d"
+	tail -n 1 "$T/d/verdict.jsonl" | grep -qF '"unbudgeted":["e\u001bx_ns"]'
+	[[ "$stderr" != *$'\033'* ]]
 }

@@ -58,3 +58,14 @@ setup() {
 	run -2 --separate-stderr sh "$SH" 1/2
 	[ "$stderr" = "usage: shard.sh i/n budget.toml" ]
 }
+
+@test "shard.sh: the budget is read by cmpbudget -E, its one reader: a file it refuses is refused with its reason" {
+	# awk took both for metrics: a name twice, and one in another table.
+	echo 'c_ns = 0.3' >> "$T/budget.toml"
+	run -2 --separate-stderr sh "$SH" 1/2 "$T/budget.toml"
+	[ "$stderr" = "shard.sh: $T/budget.toml:18: c_ns is budgeted twice (first on line 13)" ]
+	[ -z "$output" ]
+	run -0 cmpbudget -E -b "$DATA/cmpbudget/budget.toml"
+	[ "${lines[0]}" = 3 ] || [ "${lines[0]}" -gt 0 ]
+	[ "$(printf '%s\n' "$output" | sed 1d | grep -cv '^\(budget\|higher\) [a-z0-9_-]* [0-9.e+-]*$')" = 0 ]
+}
