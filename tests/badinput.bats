@@ -27,12 +27,13 @@ srun() {
 	set "-$flags"
 }
 
-# Lines in file $1, a last line without '\n' counted (as awk's NR; a
-# builtin, since the sweeps below ask it of a thousand files).
+# nl: the lines in file $1, a last line without '\n' counted (as awk's NR;
+# builtins and no subshell, since the sweeps below ask it of a thousand
+# files).
 nlines() {
 	local -a l
 	mapfile l <"$1"
-	echo "${#l[@]}"
+	nl=${#l[@]}
 }
 
 @test "minjson: every bad record of the fuzz seeds is exit 2, nothing on stdout, one line naming file and line" {
@@ -45,7 +46,7 @@ nlines() {
 		[ -z "$output" ] || { echo "$f: stdout $output"; false; }
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$f: $stderr"; false; }
 		if [[ $stderr =~ ^minjson:\ "$f":([0-9]+):\ .+$ ]]; then
-			[ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le "$(nlines "$f")" ] ||
+			nlines "$f" && [ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le "$nl" ] ||
 			    { echo "$f: no such line: $stderr"; false; }
 		else
 			[ "$stderr" = "minjson: no records" ] || { echo "$f: $stderr"; false; }
@@ -65,7 +66,7 @@ nlines() {
 		[[ $stderr =~ (^|$'\n')cmpbudget:\ "$f":([0-9]+):\ [^$'\n']+ ]] || continue
 		[ "$status" -eq 2 ] || { echo "$f: exit $status"; false; }
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$f: $stderr"; false; }
-		[ "${BASH_REMATCH[2]}" -ge 1 ] && [ "${BASH_REMATCH[2]}" -le "$(nlines "$f")" ] ||
+		nlines "$f" && [ "${BASH_REMATCH[2]}" -ge 1 ] && [ "${BASH_REMATCH[2]}" -le "$nl" ] ||
 		    { echo "$f: no such line: $stderr"; false; }
 		# The last line is judged by one jq below, not one jq a file.
 		printf '%s\n' "${lines[-1]}" >>"$T/last.jsonl"
@@ -90,7 +91,7 @@ nlines() {
 		[ "$status" -eq 2 ] || { echo "$f: exit $status"; false; }
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$f: $stderr"; false; }
 		if [[ $stderr =~ ^cmpbudget:\ "$f":([0-9]+):\ .+$ ]]; then
-			[ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le "$(nlines "$f")" ] ||
+			nlines "$f" && [ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le "$nl" ] ||
 			    { echo "$f: no such line: $stderr"; false; }
 		else
 			[ "$stderr" = "cmpbudget: $f: no [budget] section" ] || { echo "$f: $stderr"; false; }
