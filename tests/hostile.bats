@@ -170,8 +170,12 @@ wait_for() {
 	wait "$pid"
 	[ "$(tail -n 1 "$T/out1" | jq -r .verdict)" = ok ]
 	[ "$(tail -n 1 "$T/out1" | jq -r .head.source)" = "sha256:$(sha256sum < "$T/base.c" | cut -c1-64)" ]
-	# Then the second, alone: its own answer.
-	run -1 --separate-stderr perfgate $(fixed_args) HEAD="$T/slow.c" GATEDIR="$G"
+	# Then the second, alone: its own answer (its benchmark without the
+	# half-second wait, which only had to keep the first gate in the lock:
+	# 32 rounds of it were 16 s).
+	sed '/usleep/s/usleep(500000); //' "$T/fixed.c" >"$T/fast.c"
+	run -1 cmp -s "$T/fixed.c" "$T/fast.c"
+	run -1 --separate-stderr perfgate $(fixed_args) GATE_BENCH_SRC="$T/fast.c" HEAD="$T/slow.c" GATEDIR="$G"
 	[ "$(last | jq -r .verdict)" = regressed ]
 }
 

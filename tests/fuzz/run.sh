@@ -71,8 +71,22 @@ if [ $mode = replay ]; then
 	for d in tests/fuzz/badinput tests/fuzz/corpus tests/fuzz/crashes; do
 		[ -d "$d" ] && dirs="$dirs $d"
 	done
+	# The library's objects once for every target, and for every later
+	# replay of one target alone (tests/fuzz.bats replays each in a run of
+	# its own): keyed by the compiler, the flags and every source and header.
+	key=$({ echo "${CC:-cc} $flags $san"; cat $lib lib/*.h bench/*.h tests/fuzz/*.h; } | sha256sum | cut -c1-16)
+	objdir=$out/replay/obj-$key
+	if [ ! -d "$objdir" ]; then
+		rm -rf "$objdir.$$"
+		mkdir -p "$objdir.$$"
+		for c in $lib; do
+			${CC:-cc} $flags $san -c -o "$objdir.$$/$(basename "$c" .c).o" "$c" || exit 2
+		done
+		mv -T "$objdir.$$" "$objdir" 2>/dev/null || rm -rf "$objdir.$$"
+	fi
+	objs=$(for c in $lib; do printf '%s ' "$objdir/$(basename "$c" .c).o"; done)
 	for t in $targets; do
-		${CC:-cc} $flags $san -o "$out/replay/$t" tests/fuzz/driver.c "tests/fuzz/$t.c" $lib -lm \
+		${CC:-cc} $flags $san -o "$out/replay/$t" tests/fuzz/driver.c "tests/fuzz/$t.c" $objs -lm \
 		    $(ldflags "$t") || exit 2
 		ASAN_OPTIONS=$(asanopts "$t") "$out/replay/$t" -v $dirs 2>"$out/replay/$t.log" ||
 		    { tail -n 40 "$out/replay/$t.log" >&2; status=1; }
