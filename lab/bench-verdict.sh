@@ -22,8 +22,8 @@
 # percentile seconds per verdict, and the CPU pressure and load seen; on
 # stdout one record per scenario. Whether a slowdown is beyond a budget
 # is judged by its true factor in that scenario, measured apart from the
-# gates, under the same noise, just before them: the median ratio of
-# count_below in 31 paired rounds on one CPU.
+# gates, under the same noise: the median ratio of count_below in 40
+# paired rounds on one CPU just before its gates and 40 just after.
 #
 #	LAB_N           gates of each change and budget (default 2)
 #	LAB_SCENARIOS   which scenarios (default all, in the order above)
@@ -147,14 +147,27 @@ kata_count_below(const float *sorted, int n, float t)
 EOF
 }
 
-# ratio A B ROUNDS: the median, over ROUNDS paired rounds on one CPU
-# (this checkout's alternate, every metric as a gate's first block runs them), of B's
-# count_below over A's.
-ratio() {
+# ratios A B ROUNDS OUT: ROUNDS paired rounds on one CPU (this checkout's
+# alternate, every metric as a gate's first block runs them), B's
+# count_below over A's, one a line appended to OUT.
+ratios() {
 	"$top/bin/alternate" -c auto -r "$3" "a=$1" "b=$2" > "$dir/ratio.jsonl" || exit 2
-	jq -s -r --argjson n "$3" '[range(1; $n + 1) as $i | (map(select(.round == $i))) as $p |
-	    ($p[] | select(.side == "b") | .count_below_ns) / ($p[] | select(.side == "a") | .count_below_ns)] |
-	    sort | .[($n - 1) / 2 | floor]' "$dir/ratio.jsonl"
+	jq -s -r --argjson n "$3" 'range(1; $n + 1) as $i | (map(select(.round == $i))) as $p |
+	    ($p[] | select(.side == "b") | .count_below_ns) / ($p[] | select(.side == "a") | .count_below_ns)' \
+	    "$dir/ratio.jsonl" >> "$4"
+}
+
+# truth SCENARIO: each slowdown's true factor in SCENARIO: the median of
+# 40 paired rounds just before its gates and 40 just after, under the
+# same noise, into $dir/factors.
+truth() {
+	for f in $changes; do
+		[ "$f" = 1 ] && continue
+		ratios "$dir/cal-1" "$dir/cal-$f" 40 "$dir/truth-$1-$f" || return 2
+		if [ "$2" = end ]; then
+			echo "$1 $f $(sort -g "$dir/truth-$1-$f" | awk '{ v[NR] = $1 } END { print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }')" >> "$dir/factors"
+		fi
+	done
 }
 
 build_cal() {
@@ -252,13 +265,9 @@ psi_total() {
 for sc in $scenarios; do
 	noise_start "$sc"
 	sleep 1
-	# Each slowdown's true factor here, under this noise.
+	# Each slowdown's true factor here, under this noise: before the gates, then after.
 	if [ "$sc" != twospeed ]; then
-		for f in $changes; do
-			[ "$f" = 1 ] && continue
-			t=$(ratio "$dir/cal-1" "$dir/cal-$f" 31) || { noise_stop; exit 2; }
-			echo "$sc $f $t" >> "$dir/factors"
-		done
+		truth "$sc" start || { noise_stop; exit 2; }
 	fi
 	p0=$(psi_total) t0=$(now) l0=$(cut -d' ' -f1 /proc/loadavg)
 	i=0
@@ -285,6 +294,9 @@ for sc in $scenarios; do
 		done
 	done
 	p1=$(psi_total) t1=$(now) l1=$(cut -d' ' -f1 /proc/loadavg)
+	if [ "$sc" != twospeed ]; then
+		truth "$sc" end || { noise_stop; exit 2; }
+	fi
 	noise_stop
 	echo "$sc $(echo "$p0 $p1 $t0 $t1" | awk '{ printf "%.0f", ($2 - $1) / 1e6 / ($4 - $3) * 100 }') $(echo "$l0 $l1" | awk '{ printf "%.2f", ($1 + $2) / 2 }')" >> "$dir/seen"
 done
