@@ -1,7 +1,8 @@
 /*
  * Fuzz target: alternate's sides, "name=command", and their members, "-a
- * name:key=value" (addside and addmember, static in bin/alternate.c, so
- * the file is included here whole, its main renamed; their exit(2) is
+ * name:key=value" (side_add and side_member of lib/sides.c, as
+ * bin/alternate.c calls them with its own keys; alternate.c is included
+ * here whole for those, its main renamed; their exit(2) is
  * caught by linking with -Wl,--wrap=exit). Each line of the input is one
  * argument, "-a " first for a member. Checked: an argument is taken
  * exactly when the rule computed here apart takes it (a name of letters,
@@ -12,7 +13,7 @@
  * the keys and values given (bytes that are not UTF-8 as U+FFFD).
  *
  * LDFLAGS: -Wl,--wrap=exit
- * LEAKS: addside's name is lost when a refusal jumps out of it
+ * LEAKS: side_add's name is lost when a refusal jumps out of it
  */
 #include <setjmp.h>
 
@@ -42,7 +43,7 @@ __wrap_exit(int code)
 
 #define MAXARGS 32
 
-/* Call addside or addmember on arg; 1 if it was taken, with stderr in msg. */
+/* Call side_add or side_member on arg; 1 if it was taken, with stderr in msg. */
 static int
 take(const char *arg, int member, char *msg, size_t size)
 {
@@ -56,9 +57,9 @@ take(const char *arg, int member, char *msg, size_t size)
 	if (setjmp(fuzz_died) == 0) {
 		fuzz_armed = 1;
 		if (member)
-			addmember(arg);
+			side_member(sides, nsides, arg, ownkeys, sizeof ownkeys / sizeof ownkeys[0]);
 		else
-			addside(arg);
+			side_add(sides, &nsides, arg);
 		fuzz_armed = 0;
 		taken = 1;
 	}
