@@ -168,19 +168,13 @@ install: all
 	# perfgate.pc, written for this PREFIX from mk/perfgate.pc.in (each
 	# value escaped for pkg-config, so that a PREFIX with blanks works).
 	mkdir -p -- $(IPC)
-	sh mk/perfgate-pc.sh mk/perfgate.pc.in $(call pc_q,$(inst_prefix)) $(call pc_q,$(call inst_dir,DATADIR,/share/perfgate)) \
-	    $(call pc_q,$(PERFGATE_VERSION)) > $(IPC)/perfgate.pc.tmp || { rm -f -- $(IPC)/perfgate.pc.tmp; exit 2; }
-	mv -f -- $(IPC)/perfgate.pc.tmp $(IPC)/perfgate.pc
+	sh mk/perfgate-pc.sh -o $(IPC)/perfgate.pc mk/perfgate.pc.in $(call pc_q,$(inst_prefix)) \
+	    $(call pc_q,$(call inst_dir,DATADIR,/share/perfgate)) $(call pc_q,$(PERFGATE_VERSION))
 
-# Every path below is one shell word: a directory in single quotes (IBIN
-# and kin, each ' written '\''), then a name in double quotes. make echoes
-# each line as the shell gets it, so the quoting can be read in the log.
+# mk/uninstall.sh removes, each directory one quoted argument (IBIN and
+# kin: single quotes, each ' written '\''), so that no path is split.
 uninstall:
-	for t in $(TOOLS) perfgate; do rm -f -- $(IBIN)/"$$t"; done
-	rm -rf -- $(IDATA)
-	for t in $(TOOLS); do rm -f -- $(IMAN1)/"$$t.1"; done
-	rm -f -- $(IMAN7)/"perfgate.7" $(IMAN1)/"perfgate.1"
-	rm -f -- $(IPC)/"perfgate.pc" $(IPC)/"perfgate.pc.tmp"
+	sh mk/uninstall.sh $(IBIN) $(IDATA) $(IMAN1) $(IMAN7) $(IPC) $(TOOLS)
 
 # A make value quoted for the shell: a PREFIX with blanks or quotes is one word.
 pc_q = '$(subst ','\'',$(1))'

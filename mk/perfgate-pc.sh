@@ -9,7 +9,18 @@
 # back as one word, escaped for the shell. A '$' it cannot pass: "${" is
 # its own variable, and a lone '$' it leaves for the shell to expand
 # (pkgconf 1.8); such a PREFIX is refused, exit 2.
-[ $# -eq 4 ] || { echo "usage: perfgate-pc.sh template prefix datadir version" >&2; exit 2; }
+#
+# With -o FILE the .pc goes to FILE whole or not at all: written beside it
+# as FILE.tmp and renamed, the .tmp removed when anything fails.
+if [ "${1-}" = -o ]; then
+	[ $# -eq 6 ] || { echo "usage: perfgate-pc.sh [-o file] template prefix datadir version" >&2; exit 2; }
+	outfile=$2
+	shift 2
+	sh "$0" "$@" > "$outfile.tmp" && mv -f -- "$outfile.tmp" "$outfile" && exit 0
+	rm -f -- "$outfile.tmp"
+	exit 2
+fi
+[ $# -eq 4 ] || { echo "usage: perfgate-pc.sh [-o file] template prefix datadir version" >&2; exit 2; }
 template=$1 prefix=${2%/} datadir=${3%/} version=$4
 
 for v in "$prefix" "$datadir" "$version"; do
