@@ -75,6 +75,23 @@ static long maxreruns;		/* -W: disturbed rounds run again, at most this many in 
 static long reruns;		/* how often the running round was run again for a disturbance */
 static int disturbed;		/* a run of the running round had less than RUN_DISTURBED of a CPU */
 
+static const char *failpath;	/* -F: a failure's side and message, as plain lines */
+
+/*
+ * -F: what failed, for a script, in two plain lines: the side (empty when
+ * no side failed) and the message, the failure record's "error".
+ */
+static void
+failnote(const char *side, const char *msg)
+{
+	FILE *fp;
+
+	if (failpath == NULL || (fp = fopen(failpath, "w")) == NULL)
+		return;
+	fprintf(fp, "%s\n%s\n", side, msg);
+	fclose(fp);
+}
+
 /* A round's records, held until the round has passed the load gate. */
 static struct buf held;
 
@@ -162,6 +179,12 @@ sidefail(const struct side *s, long round, const char *why, const struct proc_re
 		}
 	}
 	held.n = 0;
+	{
+		char note[1024];
+
+		snprintf(note, sizeof note, "side %s, round %ld: %s", s->name, round, why);
+		failnote(s->name, note);
+	}
 	buf_printf(&held, "{\"error\":\"side %s, round %ld: ", s->name, round);
 	buf_esc(&held, why, strlen(why));
 	buf_printf(&held, "\",\"side\":\"%s\"", s->name);
@@ -309,6 +332,7 @@ deferred(long round, const char *how, double gauge, double n)
 		    round, gaugename(), gbuf, mbuf, nbuf);
 	progress_erase(&prog);
 	warnmsg("%s", msg);
+	failnote("", msg);
 	held.n = 0;
 	buf_printf(&held, "{\"error\":\"%s\",\"deferred\":true,\"round\":%ld,\"gate\":\"%s\",\"%s\":%s,\"maxload\":%s,\"%s\":%s",
 	    msg, round, how, gauges.pressurepath != NULL ? "pressure" : "load", gbuf, mbuf,
@@ -350,7 +374,7 @@ static _Noreturn void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-V] [-dpsw] [-a name:key=value] [-c cpu|auto] [-l maxload] [-L wait]"
-	    " [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns]"
+	    " [-F failfile] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns]"
 	    " name=command ...\n", argv0);
 	exit(2);
 }
@@ -377,7 +401,7 @@ main(int argc, char *argv[])
 	members = xmalloc((size_t)argc * sizeof *members);
 	opterr = 0;
 	/* '+': options end at the first side, as POSIX has it. */
-	while ((c = getopt(argc, argv, "+:a:c:dl:L:n:o:pr:R:st:T:wW:")) != -1) {
+	while ((c = getopt(argc, argv, "+:a:c:dF:l:L:n:o:pr:R:st:T:wW:")) != -1) {
 		switch (c) {
 		case 'a':
 			members[nmembers++] = optarg;
@@ -408,6 +432,9 @@ main(int argc, char *argv[])
 			break;
 		case 'o':
 			outpath = optarg;
+			break;
+		case 'F':
+			failpath = optarg;
 			break;
 		case 'p':
 			pressure = 1;

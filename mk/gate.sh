@@ -522,13 +522,13 @@ alternate_rounds() {
 	done
 	set +f
 	IFS=$saved
-	rm -f "$dir/block.jsonl"
+	rm -f "$dir/block.jsonl" "$dir/run.failure"
 	# alternate's stderr goes straight to the gate's, so that its progress
 	# line shows on a terminal (and only there); its failure record, not
 	# its messages, tells what failed.
 	# shellcheck disable=SC2086
 	# -w: each run's record says what disturbed it, for the machine's account.
-	"$bin/alternate" -w -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" \
+	"$bin/alternate" -w -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" -F "$dir/run.failure" \
 	    "base=$base_cmd" "head=$head_cmd"
 	status=$?
 	# A full disk fails here, and never leaves a runs.jsonl cut short.
@@ -549,19 +549,13 @@ run_failed() {
 	mv -f "$1/runs.jsonl.tmp" "$1/runs.partial.jsonl" 2>/dev/null
 	rec=$(tail -n 1 "$1/runs.partial.jsonl" 2>/dev/null)
 	side= msg=
-	# Inside a JSON string every quote is escaped, so these patterns match
-	# members only.
-	case $rec in
-	*[{,]'"error":"'*)
-		fail_extra=",\"run\":$rec"
-		msg=$(printf '%s\n' "$rec" | sed -n 's/^.*[{,]"error":"\(\([^"\\]\|\\.\)*\)".*$/\1/p' |
-		    sed 's/\\"/"/g; s/\\\\/\\/g')
-		case $rec in
-		*[{,]'"side":"base"'[,}]*) side=base ;;
-		*[{,]'"side":"head"'[,}]*) side=head ;;
-		esac ;;
-	esac
-	[ -n "$side" ] && fail_side "$1" "$side"
+	# alternate -F says what failed in plain lines: its side, its message.
+	if [ -s "$1/run.failure" ]; then
+		case $rec in '{'*'}') fail_extra=",\"run\":$rec" ;; esac
+		side=$(sed -n 1p "$1/run.failure")
+		msg=$(sed -n '2,$p' "$1/run.failure")
+	fi
+	case $side in base|head) fail_side "$1" "$side" ;; *) side= ;; esac
 	fail "$1" "${side:-both}" run "${msg:-alternate exited with status $2}"
 }
 

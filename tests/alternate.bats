@@ -464,9 +464,9 @@ williams_check() {
 
 @test "alternate: usage errors are exit 2" {
 	run -2 --separate-stderr alternate
-	[ "$stderr" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu|auto] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns] name=command ..." ]
+	[ "$stderr" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu|auto] [-l maxload] [-L wait] [-F failfile] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns] name=command ..." ]
 	run -2 --separate-stderr alternate -x a=true
-	[ "${stderr_lines[1]}" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu|auto] [-l maxload] [-L wait] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns] name=command ..." ]
+	[ "${stderr_lines[1]}" = "usage: alternate [-V] [-dpsw] [-a name:key=value] [-c cpu|auto] [-l maxload] [-L wait] [-F failfile] [-n first] [-o file] [-r rounds] [-R retries] [-t timeout] [-T maxthreads] [-W reruns] name=command ..." ]
 	run -2 --separate-stderr alternate -r
 	[[ ${stderr_lines[1]} == usage:* ]]
 	[ -z "$output" ]
@@ -659,4 +659,14 @@ SH
 	[ "$(echo "$output" | jq -r .cpus)" = "$want" ]
 	run -0 --separate-stderr taskset -c 0 alternate -c auto -r 1 a="sh -c 'echo \"{\\\"cpus\\\":\$(sed -n \"s/^Cpus_allowed_list:[[:space:]]*//p\" /proc/self/status)}\"'"
 	[ "$(echo "$output" | jq -r .cpus)" = 0 ]
+}
+
+@test "alternate -F: a failure's side and message as two plain lines, the record's error, for a script" {
+	run -2 --separate-stderr alternate -F fail.txt -r 1 a="echo '{\"t_ns\":1}'" b="echo 'not json'"
+	[ "$(sed -n 1p fail.txt)" = b ]
+	[ "$(sed -n 2p fail.txt)" = "$(printf '%s\n' "$output" | tail -n 1 | jq -r .error)" ]
+	# A run that does not fail writes none.
+	rm -f fail.txt
+	run -0 --separate-stderr alternate -F fail.txt -r 1 a="echo '{\"t_ns\":1}'"
+	[ ! -e fail.txt ]
 }
