@@ -1,8 +1,10 @@
 /*
  * budget: read the budget file, a small strict subset of TOML
  * (cmpbudget(1), "The budget file"). The gate asks cmpbudget -q for its
- * runs, so this is the only code that reads the file: what the gate runs
- * and what cmpbudget judges cannot disagree about it.
+ * runs and CI asks cmpbudget -O what a pull request changes, so this is
+ * the code that reads the file: what the gate runs, what cmpbudget judges
+ * and what CI lets through cannot disagree about it. (ulpscore still
+ * reads [accuracy] alone, in accbudget.c, by the same rule.)
  */
 #include <errno.h>
 #include <math.h>
@@ -12,9 +14,27 @@
 
 #include "budget.h"
 #include "sha256.h"
+#include "toml.h"
 #include "utf8.h"
 #include "msg.h"
 #include "util.h"
+
+/* What a value is: the grammar's three kinds. */
+enum vkind { V_NUMBER, V_STRING, V_BOOL };
+
+/* A value as read: its text (a number's or a boolean's), and kind. */
+struct value {
+	const char *text;
+	enum vkind kind;
+};
+
+static const char *const sectionname[BS_N] = { "budget", "higher", "counts", "accuracy" };
+
+const char *
+budget_section_name(enum budget_section s)
+{
+	return (unsigned)s < BS_N ? sectionname[s] : "";
+}
 
 /* Every key of the file, to catch a key or a section given twice. */
 struct seenkey {
@@ -34,119 +54,6 @@ struct reader {
 	struct names seenidx;		/* "section\001key" of each seen[i], index i */
 	char why[256];
 };
-
-static int
-isbare(int c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
-
-static int
-isdigitc(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static char *
-skipws(char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-static int
-atend(const char *p)
-{
-	return *p == '\0' || *p == '#';
-}
-
-/*
- * A TOML decimal number: an optional sign, an integer part without leading
- * zeros, an optional fraction and exponent, each with at least one digit.
- * strtod alone would also take hex, "inf" and "nan", which TOML spells apart.
- */
-static int
-istomlnumber(const char *s, size_t n)
-{
-	size_t i = 0, d;
-
-	if (i < n && (s[i] == '+' || s[i] == '-'))
-		i++;
-	d = i;
-	while (i < n && isdigitc(s[i]))
-		i++;
-	if (i == d || (s[d] == '0' && i - d > 1))
-		return 0;
-	if (i < n && s[i] == '.') {
-		d = ++i;
-		while (i < n && isdigitc(s[i]))
-			i++;
-		if (i == d)
-			return 0;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		d = i;
-		while (i < n && isdigitc(s[i]))
-			i++;
-		if (i == d)
-			return 0;
-	}
-	return i == n;
-}
-
-/* Skip a basic string that starts after its opening quote; NULL if it is bad, with *why set. */
-static char *
-skipstring(char *p, const char **why)
-{
-	int k, digits;
-
-	for (;;) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c == '\0') {
-			*why = "unterminated string";
-			return NULL;
-		}
-		if (c == '"')
-			return p + 1;
-		if ((c < 0x20 && c != '\t') || c == 0x7f) {
-			*why = "control character in string";
-			return NULL;
-		}
-		if (c != '\\') {
-			p++;
-			continue;
-		}
-		p++;
-		switch (*p) {
-		case 'b': case 't': case 'n': case 'f': case 'r': case '"': case '\\':
-			p++;
-			continue;
-		case 'u':
-			digits = 4;
-			break;
-		case 'U':
-			digits = 8;
-			break;
-		default:
-			*why = "unknown escape in string";
-			return NULL;
-		}
-		for (k = 1; k <= digits; k++) {
-			c = (unsigned char)p[k];
-			if (!isdigitc(c) && !((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
-				*why = "bad \\u escape in string";
-				return NULL;
-			}
-		}
-		p += digits + 1;
-	}
-}
 
 /* The index of section and key in r->seen, or -1: a hash, not a scan. */
 static long
@@ -188,18 +95,18 @@ section(struct reader *r, char *p)
 	size_t len;
 	long at;
 
-	p = skipws(p);
+	p = toml_skipws(p);
 	name = p;
-	while (isbare((unsigned char)*p))
+	while (toml_isbare((unsigned char)*p))
 		p++;
 	len = (size_t)(p - name);
 	if (len == 0)
 		return "expected a section name after '['";
-	p = skipws(p);
+	p = toml_skipws(p);
 	if (*p != ']')
 		return "expected ']' after the section name";
-	p = skipws(p + 1);
-	if (!atend(p))
+	p = toml_skipws(p + 1);
+	if (!toml_atend(p))
 		return "unexpected text after ']'";
 	name[len] = '\0';
 	/* A section given twice is a duplicate too: it is remembered as the key "". */
@@ -216,58 +123,107 @@ section(struct reader *r, char *p)
 	return NULL;
 }
 
+/* Add a budget to list (of *n, room for *cap), and to idx when there is one. */
+static void
+addentry(struct budget_entry **list, size_t *n, size_t *cap, struct names *idx, const char *key,
+    double v, enum budget_section sec, unsigned long line)
+{
+	struct budget_entry *e;
+
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*list = xrealloc(*list, *cap * sizeof **list);
+	}
+	e = &(*list)[(*n)++];
+	e->name = xstrdup(key);
+	e->budget = v;
+	e->better = sec == BS_HIGHER ? BETTER_HIGHER : BETTER_LOWER;
+	e->count = sec == BS_COUNTS;
+	e->line = line;
+	e->section = sec;
+	if (idx != NULL)
+		names_add(idx, key, strlen(key));
+}
+
 /*
- * One metric's budget in [budget] or [higher] (above 0), or in [counts] (0
- * or more: 0 says a count may not grow at all); val is vallen bytes, 0 for
- * a string.
+ * One budget in section sec, each section's range (cmpbudget(1), "The
+ * budget file"): [budget] and [higher] above 0 and below 1 (a fraction of
+ * 1 lets a 2x slowdown pass; [budget] only, with allow_loose, 1 or more),
+ * [counts] and [accuracy] 0 or more (0: may not grow at all). Every value
+ * a finite number.
  */
 static const char *
-metric(struct reader *r, const char *key, const char *val, size_t vallen, enum better better, int count)
+metric(struct reader *r, const char *key, const struct value *val, enum budget_section sec)
 {
 	struct budget *b = r->b;
 	const struct budget_entry *e;
-	struct budget_entry **list = count ? &b->count : &b->entry;
-	size_t *n = count ? &b->ncount : &b->n, *cap = count ? &b->capcount : &b->cap;
 	double v;
 
-	if (vallen == 0) {
+	if (val->kind != V_NUMBER) {
 		snprintf(r->why, sizeof r->why, "budget of %s is not a number", key);
 		return r->why;
 	}
 	errno = 0;
-	v = strtod(val, NULL);
+	v = strtod(val->text, NULL);
 	if (errno == ERANGE && fabs(v) > 1) {
 		snprintf(r->why, sizeof r->why, "budget of %s is out of range", key);
 		return r->why;
 	}
-	if (count && !(v >= 0)) {
-		snprintf(r->why, sizeof r->why, "budget of %s must be 0 or more in [counts]", key);
+	if (sec >= BS_COUNTS && !(v >= 0)) {
+		snprintf(r->why, sizeof r->why, "budget of %s must be 0 or more in [%s]", key, sectionname[sec]);
 		return r->why;
 	}
-	if (!count && !(v > 0)) {
+	if (sec < BS_COUNTS && !(v > 0)) {
 		snprintf(r->why, sizeof r->why, "budget of %s must be above 0", key);
 		return r->why;
 	}
 	/* head < base (1 - budget) could never hold. */
-	if (better == BETTER_HIGHER && !(v < 1)) {
+	if (sec == BS_HIGHER && !(v < 1)) {
 		snprintf(r->why, sizeof r->why, "budget of %s must be below 1 in [higher]", key);
 		return r->why;
+	}
+	if (sec == BS_BUDGET && !(v < 1) && !b->allow_loose) {
+		snprintf(r->why, sizeof r->why, "budget of %s must be below 1: %s lets a %gx slowdown pass"
+		    " (allow_loose = true at the top if that is meant)", key, val->text, 1 + v);
+		return r->why;
+	}
+	if (sec == BS_ACCURACY) {
+		for (e = b->acc; e < b->acc + b->nacc; e++)
+			if (strcmp(e->name, key) == 0) {
+				snprintf(r->why, sizeof r->why, "%s is budgeted twice (first on line %lu)", key, e->line);
+				return r->why;
+			}
+		addentry(&b->acc, &b->nacc, &b->capacc, NULL, key, v, sec, r->lineno);
+		return NULL;
 	}
 	if ((e = budget_find(b, key, strlen(key))) != NULL) {
 		snprintf(r->why, sizeof r->why, "%s is budgeted twice (first on line %lu)", key, e->line);
 		return r->why;
 	}
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		*list = xrealloc(*list, *cap * sizeof **list);
+	if (sec == BS_COUNTS)
+		addentry(&b->count, &b->ncount, &b->capcount, &b->countidx, key, v, sec, r->lineno);
+	else
+		addentry(&b->entry, &b->n, &b->cap, &b->entryidx, key, v, sec, r->lineno);
+	return NULL;
+}
+
+/* A top-level key that means something: runs, allow_loose. */
+static const char *
+toplevel(struct reader *r, const char *key, const struct value *val)
+{
+	long runs;
+
+	if (strcmp(key, "runs") == 0) {
+		if (val->kind != V_NUMBER || parse_long(val->text, BUDGET_RUNS_MIN, BUDGET_RUNS_MAX, &runs) != NULL)
+			return "runs must be a whole number from 2 to 1000000";
+		r->b->runs = runs;
+		r->b->runsline = r->lineno;
+	} else if (strcmp(key, "allow_loose") == 0) {
+		if (val->kind != V_BOOL)
+			return "allow_loose must be true or false";
+		r->b->allow_loose = val->text[0] == 't';
+		r->b->looseline = r->lineno;
 	}
-	(*list)[*n].name = xstrdup(key);
-	(*list)[*n].budget = v;
-	(*list)[*n].better = better;
-	(*list)[*n].count = count;
-	(*list)[*n].line = r->lineno;
-	names_add(count ? &b->countidx : &b->entryidx, key, strlen(key));
-	(*n)++;
 	return NULL;
 }
 
@@ -275,60 +231,62 @@ metric(struct reader *r, const char *key, const char *val, size_t vallen, enum b
 static const char *
 keyvalue(struct reader *r, char *p)
 {
-	char *key, *val, *end;
+	char *key, *val;
 	size_t keylen, vallen;
 	long at;
 	const char *bad;
-	long runs;
+	struct value v;
+	int sec;
 
 	key = p;
-	while (isbare((unsigned char)*p))
+	while (toml_isbare((unsigned char)*p))
 		p++;
 	keylen = (size_t)(p - key);
+	/* A metric's name too: TOML's bare keys, so no quoting rule is needed anywhere. */
+	if ((unsigned char)*p >= 0x80)
+		return "a key is ASCII letters, digits, '_' and '-'";
 	if (keylen == 0)
 		return "expected 'key = value', a [section] or a comment";
-	p = skipws(p);
+	p = toml_skipws(p);
 	if (*p != '=')
 		return "expected '=' after the key";
 	key[keylen] = '\0';
-	p = skipws(p + 1);
+	p = toml_skipws(p + 1);
 	val = p;
 	if (*p == '"') {
 		bad = NULL;
-		if ((p = skipstring(p + 1, &bad)) == NULL)
+		if ((p = toml_skipstring(p + 1, &bad)) == NULL)
 			return bad;
 		vallen = 0;
+		v.kind = V_STRING;
 	} else {
 		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '#')
 			p++;
 		vallen = (size_t)(p - val);
 		if (vallen == 0)
 			return "expected a value after '='";
-		if (!istomlnumber(val, vallen))
-			return "expected a number or a \"string\"";
+		if ((vallen == 4 && memcmp(val, "true", 4) == 0) || (vallen == 5 && memcmp(val, "false", 5) == 0))
+			v.kind = V_BOOL;
+		else if (toml_isnumber(val, vallen))
+			v.kind = V_NUMBER;
+		else
+			return "expected a number, true, false or a \"string\"";
 	}
-	end = skipws(p);
-	if (!atend(end))
+	if (!toml_atend(toml_skipws(p)))
 		return "unexpected text after the value";
 	if ((at = seen_find(r, r->section, key, 0)) >= 0) {
 		snprintf(r->why, sizeof r->why, "duplicate key %s (first on line %lu)", key, r->seen[at].line);
 		return r->why;
 	}
-	val[vallen] = '\0';
-	if (strcmp(r->section, "budget") == 0) {
-		if ((bad = metric(r, key, val, vallen, BETTER_LOWER, 0)) != NULL)
-			return bad;
-	} else if (strcmp(r->section, "higher") == 0) {
-		if ((bad = metric(r, key, val, vallen, BETTER_HIGHER, 0)) != NULL)
-			return bad;
-	} else if (strcmp(r->section, "counts") == 0) {
-		if ((bad = metric(r, key, val, vallen, BETTER_LOWER, 1)) != NULL)
-			return bad;
-	} else if (r->section[0] == '\0' && strcmp(key, "runs") == 0) {
-		if (vallen == 0 || parse_long(val, 1, 1000000, &runs) != NULL)
-			return "runs must be a whole number from 1 to 1000000";
-		r->b->runs = runs;
-	}
+	if (v.kind != V_STRING)
+		val[vallen] = '\0';
+	v.text = val;
+	for (sec = 0; sec < BS_N && strcmp(r->section, sectionname[sec]) != 0; sec++)
+		;
+	if (sec < BS_N && (bad = metric(r, key, &v, (enum budget_section)sec)) != NULL)
+		return bad;
+	if (r->section[0] == '\0' && (bad = toplevel(r, key, &v)) != NULL)
+		return bad;
 	remember(r, key);
 	return NULL;
 }
@@ -343,8 +301,8 @@ line(struct reader *r, char *s, size_t len)
 		return "NUL byte";
 	if (utf8_valid((const unsigned char *)s, len) != len)
 		return "invalid UTF-8";
-	p = skipws(s);
-	if (atend(p))
+	p = toml_skipws(s);
+	if (toml_atend(p))
 		return NULL;
 	if (*p == '[')
 		return section(r, p + 1);
@@ -399,7 +357,11 @@ budget_load(struct budget *b, const char *path)
 	sha256_hex(&h, b->sha256);
 	r.b = b;
 	r.section = xstrdup("");
-	for (s = buf; why == NULL && s < buf + len; s = nl + 1) {
+	s = buf;
+	/* A UTF-8 byte order mark, as most TOML readers take it: not a line's text. */
+	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+		s += 3;
+	for (; why == NULL && s < buf + len; s = nl + 1) {
 		r.lineno++;
 		nl = memchr(s, '\n', (size_t)(buf + len - s));
 		if (nl == NULL)
@@ -453,6 +415,30 @@ budget_find(const struct budget *b, const char *name, size_t len)
 	return e != NULL ? e : findin(b->count, b->ncount, &b->countidx, name, len);
 }
 
+static int
+endswith(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+/*
+ * Instructions are exact, so 2 % is room for real work only; an
+ * allocation may not appear; cache misses (countof -c) move with layout.
+ */
+double
+budget_count_default(const char *name, size_t len)
+{
+	if (endswith(name, len, "_allocs") || endswith(name, len, "_alloc_bytes"))
+		return 0;
+	if (endswith(name, len, "_instr"))
+		return 0.02;
+	if (endswith(name, len, "_l1_misses") || endswith(name, len, "_ll_misses"))
+		return 0.05;
+	return -1;
+}
+
 /* The index of b's entries again, after they moved. */
 static void
 reindex(struct names *idx, const struct budget_entry *e, size_t n)
@@ -475,14 +461,17 @@ budget_free(struct budget *b)
 		free(b->entry[i].name);
 	for (i = 0; i < b->ncount; i++)
 		free(b->count[i].name);
+	for (i = 0; i < b->nacc; i++)
+		free(b->acc[i].name);
 	free(b->entry);
 	free(b->count);
+	free(b->acc);
 	names_free(&b->entryidx);
 	names_free(&b->countidx);
 	memset(&b->entryidx, 0, sizeof b->entryidx);
 	memset(&b->countidx, 0, sizeof b->countidx);
-	b->entry = b->count = NULL;
-	b->n = b->cap = b->ncount = b->capcount = 0;
+	b->entry = b->count = b->acc = NULL;
+	b->n = b->cap = b->ncount = b->capcount = b->nacc = b->capacc = 0;
 }
 
 char *

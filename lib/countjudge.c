@@ -59,13 +59,7 @@ budget_of(const char *key, size_t len)
 
 	if (e != NULL && e->count)
 		return e->budget;
-	if (endswith(key, len, "_allocs") || endswith(key, len, "_alloc_bytes"))
-		return COUNTS_ALLOC_BUDGET;
-	if (endswith(key, len, "_instr"))
-		return COUNTS_INSTR_BUDGET;
-	if (endswith(key, len, "_l1_misses") || endswith(key, len, "_ll_misses"))
-		return COUNTS_MISS_BUDGET;
-	return -1;
+	return budget_count_default(key, len);
 }
 
 /* Read every line of path as a record into *recs. Returns 0 or -1. */

@@ -7,11 +7,6 @@
 #ifndef PERFGATE_COUNTJUDGE_H
 #define PERFGATE_COUNTJUDGE_H
 
-/* Budgets of metrics the [counts] section does not name. */
-#define COUNTS_INSTR_BUDGET 0.02	/* _instr */
-#define COUNTS_ALLOC_BUDGET 0.0		/* _allocs, _alloc_bytes */
-#define COUNTS_MISS_BUDGET 0.05		/* _l1_misses, _ll_misses (countof -c) */
-
 /*
  * Judge the records of sides "base" and "head" in the files (standard
  * input when nfiles is 0; "-" too) against budget. Writes a record per

@@ -160,7 +160,7 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 	[ "$output" = '{"verdict":"error","regressed":[],"metrics":0,"mode":"counts","error":"head: metric sum_allocs missing"}' ]
 	run -2 --separate-stderr countof -j -b "$T/none.toml" "$D/base.jsonl" "$D/head-same.jsonl"
 	[ "$(jq -r .verdict <<<"$output")" = "error" ]
-	printf '[budget]\nsum_ns = 1\n[counts]\nsum_instr = -1\n' > "$T/bad.toml"
+	printf '[budget]\nsum_ns = 0.5\n[counts]\nsum_instr = -1\n' > "$T/bad.toml"
 	run -2 --separate-stderr countof -j -b "$T/bad.toml" "$D/base.jsonl" "$D/head-same.jsonl"
 	[ "$(jq -r .error <<<"$output")" = "$T/bad.toml:4: budget of sum_instr must be 0 or more in [counts]" ]
 	[ "$stderr" = "countof: $T/bad.toml:4: budget of sum_instr must be 0 or more in [counts]" ]
@@ -168,7 +168,7 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 
 @test "countof -j reads the budget file as cmpbudget does: the same file:line for a bad line" {
 	for bad in 'sum_instr 1' 'sum_instr = 0x1' 'sum_ns = 0' 'sum_instr = 0\nsum_instr = 1'; do
-		printf "[budget]\nsum_ns = 1\n[counts]\n$bad\n" > "$T/bad.toml"
+		printf "[budget]\nsum_ns = 0.5\n[counts]\n$bad\n" > "$T/bad.toml"
 		run -2 --separate-stderr cmpbudget -b "$T/bad.toml" "$D/base.jsonl"
 		want=${stderr#cmpbudget: }
 		[[ "$want" == "$T/bad.toml:4: "* || "$want" == "$T/bad.toml:5: "* ]]

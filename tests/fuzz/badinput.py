@@ -74,6 +74,12 @@ BUDGET = [
     b"[budget]\nx_ns = 0.25\n", b"[budget]\nb_ns = 1\nd_ns = 0.3\n",
     data("cmpbudget/budget.toml"), data("cmpbudget/quart.toml"), data("cmpbudget/alt.toml"),
     b"[budget]\na_ns = 0.25\x00\n",
+    b"runs = 1\n[budget]\na_ns = 0.5\n", b"[budget]\na_ns = 0.5\nb_ns = 1\n",
+    b"allow_loose = 1\n[budget]\na_ns = 1\n", b"allow_loose = true\n[budget]\na_ns = 1\nb_ns = 99\n",
+    b"allow_loose = true\n[higher]\na_ns = 1\n", b"[budget]\nallow_loose = true\n",
+    b"[budget]\na_ns = 0.5\n[accuracy]\nsum = -1\n", b"[budget]\na_ns = 0.5\n[accuracy]\nsum = 1e999\n",
+    b"\xef\xbb\xbfruns = 4\n[budget]\na_ns = 0.5\n", b"[budget]\n\xef\xbb\xbfa_ns = 0.5\n",
+    b"[budget]\ngr\xc3\xb6\xc3\x9fe_ns = 0.5\n",
 ]
 
 # Sides, name=command: tests/alternate.bats (one argument a line).
