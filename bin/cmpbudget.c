@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "budgetdiff.h"
 #include "decide.h"
 #include "jsonl.h"
 #include "jsonvalue.h"
@@ -53,7 +54,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-V] [-DEpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
-	    " [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat]"
+	    " [-k key] [-M metrics] [-m markdown] [-N noise] [-O oldbudget] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat]"
 	    " [-T since] [file ...]\n", argv0);
 	exit(2);
 }
@@ -283,7 +284,7 @@ int
 main(int argc, char *argv[])
 {
 	const char *bfile = "budget.toml", *key = "side", *mdfile = NULL, *rfile = NULL, *why;
-	const char *stat = "min", *sidestat[NSIDE] = { NULL, NULL }, *onlylist = NULL;
+	const char *stat = "min", *sidestat[NSIDE] = { NULL, NULL }, *onlylist = NULL, *oldbudget = NULL;
 	struct result *res = NULL;
 	static struct rounds rs;
 	struct report rp;
@@ -297,7 +298,7 @@ main(int argc, char *argv[])
 	char *msg;
 
 	tool_begin(argc, argv);
-	while ((c = getopt(argc, argv, ":B:b:c:DEd:f:H:k:M:m:N:no:pqR:r:S:s:T:uW")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:DEd:f:H:k:M:m:N:nO:o:pqR:r:S:s:T:uW")) != -1) {
 		switch (c) {
 		case 'D':
 			ruled = 1;
@@ -305,6 +306,9 @@ main(int argc, char *argv[])
 		case 'd':
 			if ((why = parse_double(optarg, 0, 1e9, &dopt.deadline)) != NULL || !(dopt.deadline > 0))
 				die("-d %s: the deadline must be a number of seconds above 0", optarg);
+			break;
+		case 'O':
+			oldbudget = optarg;
 			break;
 		case 'o':
 			dopt.outdir = optarg;
@@ -393,6 +397,12 @@ main(int argc, char *argv[])
 		die("-D judges the rounds of -r alone: no statistics files, -f, -N, -p, -s or -S");
 	if ((dopt.since != NULL) != (dopt.deadline > 0))
 		die("-T and -d go together");
+	/* -O: what the budget file -b changes from oldbudget (budgetdiff.h), and nothing else. */
+	if (oldbudget != NULL) {
+		if (argc > 0 || ruled || check || rfile || onlylist || agree || strict || settle >= 0 || noise >= 0)
+			die("-O compares two budget files: only -b and -m go with it");
+		return budget_compare(oldbudget, bfile, mdfile);
+	}
 	for (s = 0; s < NSIDE; s++) {
 		ss.side[s] = sidename[s];
 		ss.stat[s][ST_MAIN] = sidestat[s] ? sidestat[s] : stat;

@@ -13,12 +13,14 @@
 #
 # The budget and the Makefile come from the pull request, so gate judges by
 # the base's budget: the file the Makefile names (BUDGET), as the base
-# commit holds it. Every change the head makes to it is reported first
-# (`head loosens a_ns from 0.1 to 99`), on stderr and in the summary; a
-# loosening (a fraction raised, a metric's budget removed, fewer runs)
-# fails the gate with status 1 unless PERFGATE_BUDGET_SIGNED=1, which the
-# workflow sets from what only a maintainer can give (a label, a protected
-# input): then the head's budget is the one judged by.
+# commit holds it. Every change the head makes to it, as cmpbudget -O
+# finds it (every section and key: `[budget] a_ns: 0.1 to 99, looser`), is
+# reported first, on stderr and in the summary; a loosening (a budget
+# raised, a metric removed or moved to another section, fewer runs,
+# allow_loose), or a budget that cmpbudget refuses, fails the gate with
+# status 1 unless PERFGATE_BUDGET_SIGNED=1, which the workflow sets from
+# what only a maintainer can give (a label, a protected input): then the
+# head's budget is the one judged by.
 #
 # Either way the Markdown verdict is appended to $GITHUB_STEP_SUMMARY when
 # it is set (GitHub Actions) and printed on standard output (every CI's
@@ -54,10 +56,10 @@ summary() {
 	{
 		echo "### perfgate"
 		echo
-		if [ -s "$gatedir/budget-changes.txt" ]; then
+		if [ -s "$gatedir/budget-changes.md" ]; then
 			echo "**The pull request changes the budget** ($budget_judged):"
 			echo
-			md_text < "$gatedir/budget-changes.txt" | sed 's/^/- /'
+			cat "$gatedir/budget-changes.md"
 			echo
 		fi
 		if [ "$status" -le 1 ] && [ -f "$gatedir/verdict.md" ] || newer "$gatedir/verdict.md" "$marker"; then
@@ -91,34 +93,6 @@ summary() {
 	fi
 }
 
-# budget_entries FILE: "runs N" and "NAME FRACTION" for each time metric of
-# a budget file ([budget] and [higher]), sorted by name, as cmpbudget -E
-# reads it (the file's one reader); status 2, and its reason on stdout,
-# when cmpbudget refuses the file.
-budget_entries() {
-	be_list=$("${CMPBUDGET:-cmpbudget}" -E -b "$1" 2>&1) || {
-		printf '%s\n' "$be_list" | head -n 1 | sed 's/^cmpbudget: //'
-		return 2
-	}
-	printf '%s\n' "$be_list" | awk 'NR == 1 { print "runs " $1; next } { print $2 " " $3 }' | LC_ALL=C sort
-}
-
-# budget_changes BASE HEAD: what the head's budget changes, one line each;
-# status 1 when any of it loosens.
-budget_changes() {
-	budget_entries "$1" > "$gatedir/budget.base" || { echo "the base's budget cannot be read: $(cat "$gatedir/budget.base")"; return 1; }
-	budget_entries "$2" > "$gatedir/budget.head" || { echo "the head's budget cannot be read: $(cat "$gatedir/budget.head")"; return 1; }
-	LC_ALL=C join -a 1 -a 2 -e - -o 0,1.2,2.2 "$gatedir/budget.base" "$gatedir/budget.head" | awk '
-		$2 == $3 { next }
-		$1 == "runs" { print "head changes runs from " $2 " to " $3; if ($3 == "-" || $3 + 0 < $2 + 0) loose = 1; next }
-		$2 == "-" { print "head adds " $1 " at " $3; next }
-		$3 == "-" { print "head removes the budget of " $1 " (" $2 ")"; loose = 1; next }
-		$3 + 0 > $2 + 0 { print "head loosens " $1 " from " $2 " to " $3; loose = 1; next }
-		$3 + 0 < $2 + 0 { print "head tightens " $1 " from " $2 " to " $3; next }
-		{ print "head rewrites " $1 " from " $2 " to " $3 }
-		END { exit loose }'
-}
-
 # A marker older than anything this run writes, for summary's freshness.
 start() {
 	mkdir -p "$gatedir" || exit 2
@@ -149,7 +123,7 @@ cmd_gate() {
 	out=$gatedir/perfgate.out
 	status=0
 	# The budget the head's Makefile names, as the base holds it.
-	rm -f "$gatedir/budget-changes.txt"
+	rm -f "$gatedir/budget-changes.md"
 	loosened=0 budget_judged="judged by the head's budget"
 	set -- BASE="origin/$branch" HEAD=. "$@"
 	path=$(${MAKE:-make} -s --no-print-directory "$@" \
@@ -158,7 +132,11 @@ cmd_gate() {
 	''|/*) ;;
 	*)	prefix=$(git rev-parse --show-prefix)
 		if git show "origin/$branch:$prefix$path" > "$gatedir/base-budget.toml" 2>/dev/null && [ -f "$path" ]; then
-			budget_changes "$gatedir/base-budget.toml" "$path" > "$gatedir/budget-changes.txt" || loosened=1
+			# cmpbudget -O: a line a change on stderr, the Markdown list for
+			# the summary, status 1 when the head loosens, 2 when a file is
+			# refused; either fails the gate until it is signed.
+			"${CMPBUDGET:-cmpbudget}" -b "$path" -O "$gatedir/base-budget.toml" -m "$gatedir/budget-changes.md" \
+			    > "$gatedir/budget-changes.jsonl" 2> "$gatedir/budget-changes.txt" || loosened=1
 			sed 's/^/perfgate-ci: /' "$gatedir/budget-changes.txt" >&2
 			if [ "${PERFGATE_BUDGET_SIGNED:-0}" = 1 ]; then
 				budget_judged="signed (PERFGATE_BUDGET_SIGNED=1): judged by the head's budget"

@@ -3,16 +3,13 @@
  * cells: each side's statistic, the change, the budget and the verdict,
  * then the paired ratios' median with its interval and their outcome.
  */
-#include <sys/stat.h>
-
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "msg.h"
+#include "md.h"
+#include "outfile.h"
 #include "report.h"
 #include "util.h"
 
@@ -268,69 +265,6 @@ report_table(FILE *fp, const struct report *rp)
 }
 
 /*
- * Text from a benchmark, a budget or a file, shown as text in Markdown
- * (GitHub's): HTML's characters as entities, so that no tag is ever a
- * tag; the characters that start emphasis, code, links, tables or
- * strikethrough escaped; a control byte (a newline would begin a heading)
- * as \u00XX.
- */
-static void
-mdcell(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '<')
-			fputs("&lt;", fp);
-		else if (c == '>')
-			fputs("&gt;", fp);
-		else if (c == '&')
-			fputs("&amp;", fp);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\u%04x", c);
-		else {
-			if (strchr("\\|`*[]~", c) != NULL)
-				fputc('\\', fp);
-			fputc(c, fp);
-		}
-	}
-}
-
-/*
- * A name as code: between fences of one backtick more than its longest
- * run of them (CommonMark), control bytes as \u00XX; inside code no tag
- * or emphasis is read.
- */
-static void
-mdcode(FILE *fp, const char *s)
-{
-	size_t run = 0, most = 0, i;
-	const char *p;
-
-	for (p = s; *p; p++) {
-		run = *p == '`' ? run + 1 : 0;
-		if (run > most)
-			most = run;
-	}
-	for (i = 0; i <= most; i++)
-		fputc('`', fp);
-	if (most)
-		fputc(' ', fp);
-	for (p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	if (most)
-		fputc(' ', fp);
-	for (i = 0; i <= most; i++)
-		fputc('`', fp);
-}
-
-/*
  * The metrics with verdict v, as "`a`, `b`", after prefix; nothing when
  * none.
  */
@@ -343,7 +277,7 @@ mdlist(FILE *fp, const struct report *rp, enum verdict v, const char *prefix)
 	for (i = 0; i < rp->n; i++)
 		if (rp->res[i].verdict == v) {
 			fprintf(fp, "%s ", first ? prefix : ",");
-			mdcode(fp, rp->res[i].e->name);
+			md_code(fp, rp->res[i].e->name);
 			first = 0;
 		}
 }
@@ -362,7 +296,7 @@ markdown(FILE *fp, const struct report *rp, const char *note)
 	}
 	if (rp->error != NULL) {
 		fputs("**cmpbudget: error**: ", fp);
-		mdcell(fp, rp->error);
+		md_text(fp, rp->error);
 	} else if (nreg) {
 		mdlist(fp, rp, V_REGRESSED, "**cmpbudget: regressed**:");
 		mdlist(fp, rp, V_UNDECIDED, "; undecided:");
@@ -393,22 +327,32 @@ markdown(FILE *fp, const struct report *rp, const char *note)
 			int bold = c == 5 && rp->res[i].verdict != V_OK;
 
 			fputs(bold ? " **" : " ", fp);
-			mdcell(fp, cell[c]);
+			md_text(fp, cell[c]);
 			fputs(bold ? "** |" : " |", fp);
 		}
 		fputs("\n", fp);
 	}
 	if (note != NULL) {
 		fputs("\n", fp);
-		mdcell(fp, note);
+		md_text(fp, note);
 		fputs("\n", fp);
 	}
 }
 
-/*
- * Only a regular file is replaced by renaming: renaming over /dev/null or
- * a pipe would replace the device itself, so those are written in place.
- */
+/* The Markdown of a report and its note, for outfile_write. */
+struct mdarg {
+	const struct report *rp;
+	const char *note;
+};
+
+static void
+writemd(FILE *fp, const void *arg)
+{
+	const struct mdarg *m = arg;
+
+	markdown(fp, m->rp, m->note);
+}
+
 char *
 report_markdown(const char *path, const struct report *rp)
 {
@@ -418,32 +362,7 @@ report_markdown(const char *path, const struct report *rp)
 char *
 report_markdown_note(const char *path, const struct report *rp, const char *note)
 {
-	size_t n = strlen(path);
-	char *tmp = xmalloc(n + 5), *msg = NULL;
-	const char *out = tmp;
-	struct stat st;
-	FILE *fp;
-	int bad;
+	struct mdarg m = { rp, note };
 
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		out = path;
-	if ((fp = fopen(out, "w")) == NULL) {
-		msg = msgf("%s: %s", out, strerror(errno));
-		free(tmp);
-		return msg;
-	}
-	markdown(fp, rp, note);
-	bad = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || bad) {
-		msg = msgf("write %s: %s", out, strerror(errno));
-		if (out == tmp)
-			unlink(tmp);
-	} else if (out == tmp && rename(tmp, path) != 0) {
-		msg = msgf("rename %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	return msg;
+	return outfile_write(path, writemd, &m);
 }

@@ -154,15 +154,16 @@ mkorigin() {
 @test "perfgate-ci: a pull request that loosens its own budget is judged by the base's, the change reported first, and fails unless signed" {
 	mkorigin
 	cp "$FIX/variants/slow-fx.c" src/fx.c
-	sed -i 's/^fx_sum_ns = 0.5$/fx_sum_ns = 99/' perf/budget.toml
+	sed -i 's/^fx_sum_ns = 0.5$/fx_sum_ns = 99/; s/^runs = 3$/&\nallow_loose = true/' perf/budget.toml
 	git commit -q -am 'fx: slower, and a budget that lets it pass'
 	export GITHUB_STEP_SUMMARY=$T/summary.md
 	run -1 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
-	[[ "$stderr" == *"perfgate-ci: head loosens fx_sum_ns from 0.5 to 99"* ]]
+	[[ "$stderr" == *"perfgate-ci: [budget] fx_sum_ns: 0.5 to 99, looser"* ]]
 	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .verdict)" = regressed ]
 	# First in the summary, before the table.
 	[ "$(sed -n 3p "$GITHUB_STEP_SUMMARY")" = "**The pull request changes the budget** (judged by the base's budget; a loosening fails the gate until it is signed (PERFGATE_BUDGET_SIGNED=1)):" ]
-	[ "$(sed -n 5p "$GITHUB_STEP_SUMMARY")" = '- head loosens fx\_sum\_ns from 0.5 to 99' ]
+	[ "$(sed -n 5p "$GITHUB_STEP_SUMMARY")" = '- `allow_loose`: added (now true; false by default), looser' ]
+	[ "$(sed -n 6p "$GITHUB_STEP_SUMMARY")" = '- `[budget]` `fx_sum_ns`: 0.5 to 99, looser' ]
 	# Code unchanged, the budget loosened: still a no, until it is signed.
 	git checkout -q origin/main -- src/fx.c
 	git commit -q -am 'fx: as it was'
@@ -170,6 +171,66 @@ mkorigin() {
 	[[ "$stderr" == *"the pull request loosens the budget, unsigned: status 1"* ]]
 	PERFGATE_BUDGET_SIGNED=1 run -0 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
 	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .budget)" = perf/budget.toml ]
+}
+
+# The base's budget for the kinds of change below: a time, a throughput's
+# future name, a count and an accuracy, each section cmpbudget -O compares.
+CI_BASE='runs = 3\n[budget]\nfx_sum_ns = 0.5\nfx_max_ns = 0.5\nx_ops = 0.1\n[counts]\nx_instr = 0.02\n[accuracy]\nsum = 0\n'
+
+# ci_budget HEAD STATUS LINE ITEM: a pull request that changes only the
+# budget, from CI_BASE to HEAD (printf %b), its gate stubbed to pass
+# (PERFGATE), so that the status is the budget check's: STATUS, the change
+# said as LINE in the log and as the summary's list item ITEM.
+ci_budget() {
+	mkorigin
+	printf '%b' "$CI_BASE" > "$T/origin/perf/budget.toml"
+	git -C "$T/origin" commit -q -am 'budget: every section'
+	git fetch -q origin && git reset -q --hard origin/main
+	printf '%b' "$1" > perf/budget.toml
+	git commit -q -am 'budget: the pull request'
+	printf '#!/bin/sh\nexit 0\n' > "$T/pass" && chmod +x "$T/pass"
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	PERFGATE=$T/pass run -"$2" --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	[[ "$stderr" == *"perfgate-ci: $3"* ]] || { echo "$stderr"; return 1; }
+	grep -qxF -- "- $4" "$GITHUB_STEP_SUMMARY" || { cat "$GITHUB_STEP_SUMMARY"; return 1; }
+}
+
+@test "perfgate-ci: a metric moved from [budget] to [higher] (its direction reversed) loosens: status 1" {
+	ci_budget "$(printf '%b' "$CI_BASE" | sed '/^x_ops/d; s/^\[counts\]$/[higher]\nx_ops = 0.1\n&/')" 1 \
+	    'x_ops: moved from [budget] to [higher], 0.1 to 0.1, looser' \
+	    '`x_ops`: moved from `[budget]` to `[higher]`, 0.1 to 0.1, looser'
+	[[ "$stderr" == *"the pull request loosens the budget, unsigned: status 1"* ]]
+}
+
+@test "perfgate-ci: a [counts] budget raised from 0.02 to 99 loosens: status 1" {
+	ci_budget "$(printf '%b' "$CI_BASE" | sed 's/^x_instr = 0.02$/x_instr = 99/')" 1 \
+	    '[counts] x_instr: 0.02 to 99, looser' '`[counts]` `x_instr`: 0.02 to 99, looser'
+}
+
+@test "perfgate-ci: an [accuracy] budget raised loosens: status 1" {
+	ci_budget "$(printf '%b' "$CI_BASE" | sed 's/^sum = 0$/sum = 4/')" 1 \
+	    '[accuracy] sum: 0 to 4, looser' '`[accuracy]` `sum`: 0 to 4, looser'
+}
+
+@test "perfgate-ci: a metric removed from the budget loosens: status 1" {
+	ci_budget "$(printf '%b' "$CI_BASE" | sed '/^fx_max_ns/d')" 1 \
+	    '[budget] fx_max_ns: removed (was 0.5), looser' '`[budget]` `fx_max_ns`: removed (was 0.5), looser'
+}
+
+@test "perfgate-ci: runs lowered loosens: status 1" {
+	ci_budget "$(printf '%b' "$CI_BASE" | sed 's/^runs = 3$/runs = 2/')" 1 'runs: 3 to 2, looser' '`runs`: 3 to 2, looser'
+}
+
+@test "perfgate-ci: a [budget] fraction raised loosens: status 1" {
+	ci_budget "$(printf '%b' "$CI_BASE" | sed 's/^fx_sum_ns = 0.5$/fx_sum_ns = 0.9/')" 1 \
+	    '[budget] fx_sum_ns: 0.5 to 0.9, looser' '`[budget]` `fx_sum_ns`: 0.5 to 0.9, looser'
+}
+
+@test "perfgate-ci: a budget tightened is reported and passes: status 0" {
+	ci_budget "$(printf '%b' "$CI_BASE" | sed 's/^fx_sum_ns = 0.5$/fx_sum_ns = 0.3/')" 0 \
+	    '[budget] fx_sum_ns: 0.5 to 0.3, tighter' '`[budget]` `fx_sum_ns`: 0.5 to 0.3, tighter'
+	grep -qxF "**The pull request changes the budget** (judged by the base's budget):" "$GITHUB_STEP_SUMMARY"
+	[[ "$stderr" != *"loosens the budget"* ]]
 }
 
 @test "perfgate-ci: a base branch whose name holds \$(E) is the branch named, not another" {
@@ -192,9 +253,9 @@ mkorigin() {
 	git commit -q -am 'budget: a key that is HTML'
 	export GITHUB_STEP_SUMMARY=$T/summary.md
 	run -1 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
-	[[ "$stderr" == *"perfgate-ci: the head's budget cannot be read: perf/budget.toml:"* ]]
+	[[ "$stderr" == *"perfgate-ci: cmpbudget: perf/budget.toml:8: expected 'key = value', a [section] or a comment"* ]]
 	run -1 grep -q '<img' "$GITHUB_STEP_SUMMARY"
-	grep -q "^- the head's budget cannot be read: perf/budget.toml:" "$GITHUB_STEP_SUMMARY"
+	grep -qF -- "- **cmpbudget: error**: perf/budget.toml:8: expected 'key = value', a \[section\] or a comment" "$GITHUB_STEP_SUMMARY"
 }
 
 @test "perfgate-ci: md_text shows a budget change's text as written: no HTML, no markup" {

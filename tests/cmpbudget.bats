@@ -75,7 +75,7 @@ badinput() {
 }
 
 @test "cmpbudget exits 0 when nothing regressed" {
-	printf '[budget]\nb_ns = 1\nd_ns = 0.3\n' >b.toml
+	printf 'allow_loose = true\n[budget]\nb_ns = 1\nd_ns = 0.3\n' >b.toml
 	run -0 --separate-stderr cmpbudget -b b.toml "$D/worked.jsonl"
 	[ "${lines[2]}" = '{"verdict":"ok","regressed":[],"metrics":2,"improved":[],"unbudgeted":["a_ns","c_ns"],"budget":"b.toml","budget_sha256":"'$(sha b.toml)'"}' ]
 	[ "${#lines[@]}" -eq 3 ]
@@ -96,7 +96,7 @@ badinput() {
 }
 
 @test "cmpbudget quartiles that touch are a tie: the opinion needs a gap" {
-	printf '[budget]\nup_ns = 1\ndown_ns = 1\n' >b.toml
+	printf '[budget]\nup_ns = 0.5\ndown_ns = 0.5\n' >b.toml
 	{ echo '{"side":"base","stat":"min","up_ns":10,"down_ns":10}'
 	  echo '{"side":"base","stat":"q1","up_ns":11,"down_ns":11}'
 	  echo '{"side":"base","stat":"q3","up_ns":12,"down_ns":12}'
@@ -174,7 +174,7 @@ badinput() {
 }
 
 @test "cmpbudget -m on an ok run writes a headline and the table" {
-	printf '[budget]\nb_ns = 1\n' >b.toml
+	printf 'allow_loose = true\n[budget]\nb_ns = 1\n' >b.toml
 	run -0 --separate-stderr cmpbudget -b b.toml -m out.md "$D/worked.jsonl"
 	[ "$(sed -n 1p out.md)" = '**cmpbudget: ok**: 1 metric within budget' ]
 	[ "$(sed -n 5p out.md)" = '| b_ns | 8 | 16 | +100.0 | 100 | ok | - | - |' ]
@@ -317,9 +317,10 @@ badinput() {
 	badbudget '[budget]\na_ns = -0.1\n' '2: budget of a_ns must be above 0'
 	badbudget '[budget]\na_ns = "0.25"\n' '2: budget of a_ns is not a number'
 	badbudget '[budget]\na_ns = 1e400\n' '2: budget of a_ns is out of range'
-	badbudget '[budget]\na_ns = nan\n' '2: expected a number or a "string"'
-	badbudget '[budget]\na_ns = 0x10\n' '2: expected a number or a "string"'
-	badbudget '[budget]\na_ns = .5\n' '2: expected a number or a "string"'
+	badbudget '[budget]\na_ns = nan\n' '2: expected a number, true, false or a "string"'
+	badbudget '[budget]\na_ns = 0x10\n' '2: expected a number, true, false or a "string"'
+	badbudget '[budget]\na_ns = .5\n' '2: expected a number, true, false or a "string"'
+	badbudget '[budget]\na_ns = true\n' '2: budget of a_ns is not a number'
 }
 
 @test "cmpbudget budget file: an empty or missing [budget]" {
@@ -342,9 +343,14 @@ badinput() {
 	badbudget '# \377\n' '1: invalid UTF-8'
 }
 
-@test "cmpbudget budget file: runs must be a whole number from 1" {
-	badbudget 'runs = 2.5\n[budget]\na_ns = 1\n' '1: runs must be a whole number from 1 to 1000000'
-	badbudget 'runs = 0\n[budget]\na_ns = 1\n' '1: runs must be a whole number from 1 to 1000000'
+@test "cmpbudget budget file: runs must be a whole number from 2, the contract's least" {
+	badbudget 'runs = 2.5\n[budget]\na_ns = 0.5\n' '1: runs must be a whole number from 2 to 1000000'
+	badbudget 'runs = 0\n[budget]\na_ns = 0.5\n' '1: runs must be a whole number from 2 to 1000000'
+	badbudget 'runs = 1\n[budget]\na_ns = 0.5\n' '1: runs must be a whole number from 2 to 1000000'
+	badbudget 'runs = 1000001\n[budget]\na_ns = 0.5\n' '1: runs must be a whole number from 2 to 1000000'
+	printf 'runs = 2\n[budget]\na_ns = 0.5\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml -q
+	[ "$output" = 2 ]
 }
 
 @test "cmpbudget budget file: comments, CRLF, strings and other sections are accepted" {
@@ -354,9 +360,9 @@ badinput() {
 }
 
 @test "cmpbudget budget file: [counts] takes budgets of 0 or more, by the same rules" {
-	badbudget '[budget]\na_ns = 1\n[counts]\na_instr = -0.1\n' '4: budget of a_instr must be 0 or more in [counts]'
-	badbudget '[budget]\na_ns = 1\n[counts]\na_instr 1\n' "4: expected '=' after the key"
-	badbudget '[budget]\na_ns = 1\n[counts]\na_ns = 0\n' '4: a_ns is budgeted twice (first on line 2)'
+	badbudget '[budget]\na_ns = 0.5\n[counts]\na_instr = -0.1\n' '4: budget of a_instr must be 0 or more in [counts]'
+	badbudget '[budget]\na_ns = 0.5\n[counts]\na_instr 1\n' "4: expected '=' after the key"
+	badbudget '[budget]\na_ns = 0.5\n[counts]\na_ns = 0\n' '4: a_ns is budgeted twice (first on line 2)'
 	badbudget '[counts]\na_instr = 0\na_instr = 1\n' '3: duplicate key a_instr (first on line 2)'
 }
 
@@ -368,7 +374,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-V] [-DEpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat] [-T since] [file ...]'
+	usage='usage: cmpbudget [-V] [-DEpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-O oldbudget] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat] [-T since] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -401,11 +407,173 @@ badinput() {
 
 # Paired ratios, -n, -S, -u, [higher]: issue 10's additions.
 
+@test "cmpbudget budget file: a [budget] of 1 or more lets a 2x slowdown pass: refused unless allow_loose = true" {
+	badbudget '[budget]\na_ns = 0.5\nb_ns = 1\n' '3: budget of b_ns must be below 1: 1 lets a 2x slowdown pass (allow_loose = true at the top if that is meant)'
+	badbudget '[budget]\na_ns = 1.5\n' '2: budget of a_ns must be below 1: 1.5 lets a 2.5x slowdown pass (allow_loose = true at the top if that is meant)'
+	badbudget 'allow_loose = false\n[budget]\na_ns = 1\n' '3: budget of a_ns must be below 1: 1 lets a 2x slowdown pass (allow_loose = true at the top if that is meant)'
+	badbudget 'allow_loose = 1\n[budget]\na_ns = 1\n' '1: allow_loose must be true or false'
+	badbudget 'allow_loose = "true"\n[budget]\na_ns = 1\n' '1: allow_loose must be true or false'
+	# In a section it is a metric's name, not the file's switch.
+	badbudget '[budget]\nallow_loose = true\n' '2: budget of allow_loose is not a number'
+	printf 'allow_loose = true\n[budget]\na_ns = 1\nb_ns = 99\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml -q
+	[ "$output" = 3 ]
+	# [higher] stays below 1 whatever the file says: at 1 nothing could regress.
+	badbudget 'allow_loose = true\n[higher]\na_ns = 1\n' '3: budget of a_ns must be below 1 in [higher]'
+}
+
+@test "cmpbudget budget file: [accuracy] takes 0 or more ulp, each case once; [counts] 0 or more, finite" {
+	badbudget '[budget]\na_ns = 0.5\n[accuracy]\nsum = -1\n' '4: budget of sum must be 0 or more in [accuracy]'
+	badbudget '[budget]\na_ns = 0.5\n[accuracy]\nsum = "4"\n' '4: budget of sum is not a number'
+	badbudget '[budget]\na_ns = 0.5\n[accuracy]\nsum = 1e999\n' '4: budget of sum is out of range'
+	badbudget '[budget]\na_ns = 0.5\n[counts]\na_instr = 1e999\n' '4: budget of a_instr is out of range'
+	# A case is named apart from the metrics: sum beside sum_ns, or even a_ns.
+	printf '[budget]\na_ns = 0.5\n[counts]\na_allocs = 3\n[accuracy]\na_ns = 0\nsum = 0.5\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml -q
+}
+
+@test "cmpbudget budget file: a UTF-8 byte order mark at the start is not line 1's text; elsewhere it is refused" {
+	printf '\357\273\277runs = 4\n[budget]\na_ns = 0.5\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml -q
+	[ "$output" = 4 ]
+	printf '\357\273\277[budget]\na_ns = 0.25\n' >b.toml
+	run -0 --separate-stderr cmpbudget -b b.toml "$D/worked.jsonl"
+	[ "$(jq -r .budget_sha256 <<<"${lines[-1]}")" = "$(sha b.toml)" ]
+	badbudget '[budget]\n\357\273\277a_ns = 0.5\n' "2: a key is ASCII letters, digits, '_' and '-'"
+	badbudget '\357\273\277\357\273\277[budget]\na_ns = 0.5\n' "1: a key is ASCII letters, digits, '_' and '-'"
+}
+
+@test "cmpbudget budget file: a key is ASCII letters, digits, _ and -: a metric named otherwise is refused, naming the rule" {
+	badbudget '[budget]\ngr\303\266\303\237e_ns = 0.5\n' "2: a key is ASCII letters, digits, '_' and '-'"
+	badbudget '[budget]\n\303\251_ns = 0.5\n' "2: a key is ASCII letters, digits, '_' and '-'"
+	# Such a metric in the records stays unbudgeted, named as such.
+	printf '[budget]\nx_ns = 0.5\n' >b.toml
+	printf '{"side":"base","stat":"min","x_ns":1,"gr\303\266\303\237e_ns":1}\n{"side":"head","stat":"min","x_ns":1,"gr\303\266\303\237e_ns":1}\n' >in.jsonl
+	run -0 --separate-stderr cmpbudget -b b.toml in.jsonl
+	[ "$(jq -c .unbudgeted <<<"${lines[-1]}")" = "$(printf '["gr\303\266\303\237e_ns"]')" ]
+	run -2 --separate-stderr cmpbudget -u -b b.toml in.jsonl
+}
+
+# The base budget of -O's tests: every section it compares.
+O_BASE='runs = 3\n[budget]\na_ns = 0.2\nx_ops = 0.1\n[counts]\nx_instr = 0.02\n[accuracy]\nsum = 0\n'
+
+# changed HEAD STATUS LINE: cmpbudget -O on O_BASE and HEAD (printf %b)
+# exits STATUS and says the one change LINE on stderr.
+changed() {
+	printf '%b' "$O_BASE" >base.toml
+	printf '%b' "$1" >head.toml
+	run -"$2" --separate-stderr cmpbudget -b head.toml -O base.toml
+	[ "$stderr" = "$3" ] || { echo "stderr: $stderr"; return 1; }
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "cmpbudget -O: a metric moved from [budget] to [higher] loosens, exit 1" {
+	changed 'runs = 3\n[budget]\na_ns = 0.2\n[higher]\nx_ops = 0.1\n[counts]\nx_instr = 0.02\n[accuracy]\nsum = 0\n' 1 \
+	    'x_ops: moved from [budget] to [higher], 0.1 to 0.1, looser'
+	[ "${lines[0]}" = '{"key":"x_ops","base_section":"budget","head_section":"higher","base":0.1,"head":0.1,"default":null,"change":"moved","loosens":true,"base_line":4,"head_line":5}' ]
+	[ "${lines[1]}" = '{"changes":1,"loosened":["x_ops"],"base":"base.toml","base_sha256":"'$(sha base.toml)'","head":"head.toml","head_sha256":"'$(sha head.toml)'"}' ]
+}
+
+@test "cmpbudget -O: a time moved to [counts] loosens too, exit 1" {
+	changed 'runs = 3\n[budget]\nx_ops = 0.1\n[counts]\na_ns = 0.2\nx_instr = 0.02\n[accuracy]\nsum = 0\n' 1 \
+	    'a_ns: moved from [budget] to [counts], 0.2 to 0.2, looser'
+}
+
+@test "cmpbudget -O: a [counts] budget raised loosens, exit 1" {
+	changed "$(printf '%b' "$O_BASE" | sed 's/^x_instr = 0.02$/x_instr = 99/')" 1 '[counts] x_instr: 0.02 to 99, looser'
+	[ "$(jq -c '[.key, .base_section, .head_section, .base, .head, .change, .loosens]' <<<"${lines[0]}")" = '["x_instr","counts","counts",0.02,99,"looser",true]' ]
+}
+
+@test "cmpbudget -O: an [accuracy] budget raised loosens, exit 1" {
+	changed "$(printf '%b' "$O_BASE" | sed 's/^sum = 0$/sum = 4/')" 1 '[accuracy] sum: 0 to 4, looser'
+}
+
+@test "cmpbudget -O: a metric removed loosens, exit 1; a count removed loosens unless its default is tighter" {
+	changed "$(printf '%b' "$O_BASE" | sed '/^a_ns/d')" 1 '[budget] a_ns: removed (was 0.2), looser'
+	[ "$(jq -c '[.head_section, .head, .change, .loosens, .head_line]' <<<"${lines[0]}")" = '[null,null,"removed",true,null]' ]
+	changed "$(printf '%b' "$O_BASE" | sed '/^sum/d')" 1 '[accuracy] sum: removed (was 0), looser'
+	changed "$(printf '%b' "$O_BASE" | sed 's/^x_instr = 0.02$/x_instr = 0.01/')" 0 '[counts] x_instr: 0.02 to 0.01, tighter'
+	printf '%b' "$O_BASE" | sed 's/^x_instr = 0.02$/x_instr = 0.01/' >base.toml
+	printf '%b' "$O_BASE" | sed '/^x_instr/d' >head.toml
+	run -1 --separate-stderr cmpbudget -b head.toml -O base.toml
+	[ "$stderr" = '[counts] x_instr: removed (was 0.01; 0.02 by default), looser' ]
+	printf '%b' "$O_BASE" | sed 's/^x_instr = 0.02$/x_instr = 0.05/' >base.toml
+	run -0 --separate-stderr cmpbudget -b head.toml -O base.toml
+	[ "$stderr" = '[counts] x_instr: removed (was 0.05; 0.02 by default)' ]
+}
+
+@test "cmpbudget -O: runs lowered loosens, exit 1; raised or absent at its default 3 does not" {
+	changed "$(printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 2/')" 1 'runs: 3 to 2, looser'
+	[ "$(jq -c '[.key, .base_section, .head_section, .base, .head]' <<<"${lines[0]}")" = '["runs","","",3,2]' ]
+	changed "$(printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 8/')" 0 'runs: 3 to 8, tighter'
+	# Absent, runs is 3: removing 3 changes nothing, removing 8 loosens.
+	printf '%b' "$O_BASE" >base.toml
+	printf '%b' "$O_BASE" | sed '/^runs/d' >head.toml
+	run -0 --separate-stderr cmpbudget -b head.toml -O base.toml
+	[ -z "$stderr" ]
+	printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 8/' >base.toml
+	run -1 --separate-stderr cmpbudget -b head.toml -O base.toml
+	[ "$stderr" = 'runs: removed (was 8; 3 by default), looser' ]
+	printf '%b' "$O_BASE" | sed '/^runs/d' >base.toml
+	printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 2/' >head.toml
+	run -1 --separate-stderr cmpbudget -b head.toml -O base.toml
+	[ "$stderr" = 'runs: added (now 2; 3 by default), looser' ]
+}
+
+@test "cmpbudget -O: a [budget] raised loosens, exit 1, and allow_loose with it is a loosening of its own" {
+	changed "$(printf '%b' "$O_BASE" | sed 's/^a_ns = 0.2$/a_ns = 0.3/')" 1 '[budget] a_ns: 0.2 to 0.3, looser'
+	printf '%b' "$O_BASE" >base.toml
+	printf '%b' "$O_BASE" | sed 's/^runs = 3$/&\nallow_loose = true/; s/^a_ns = 0.2$/a_ns = 99/' >head.toml
+	run -1 --separate-stderr cmpbudget -b head.toml -O base.toml
+	[ "$stderr" = "$(printf 'allow_loose: added (now true; false by default), looser\n[budget] a_ns: 0.2 to 99, looser')" ]
+	[ "$(jq -c '[.key, .head, .default, .change]' <<<"${lines[0]}")" = '["allow_loose",true,false,"added"]' ]
+	[ "$(jq -c .loosened <<<"${lines[2]}")" = '["allow_loose","a_ns"]' ]
+}
+
+@test "cmpbudget -O: a tightening and an added metric are said and pass, exit 0; spelling, order and comments are no change" {
+	changed "$(printf '%b' "$O_BASE" | sed 's/^a_ns = 0.2$/a_ns = 0.1/')" 0 '[budget] a_ns: 0.2 to 0.1, tighter'
+	[ "$(jq -c '[.change, .loosens]' <<<"${lines[0]}")" = '["tighter",false]' ]
+	changed "$(printf '%b' "$O_BASE" | sed 's/^a_ns = 0.2$/&\nb_ns = 0.9/')" 0 '[budget] b_ns: added (now 0.9)'
+	printf '%b' "$O_BASE" >base.toml
+	printf '# reordered\n[accuracy]\nsum = 0.0 # ulp\n\n[counts]\nx_instr = 2e-2\n[budget]\nx_ops = 0.10\na_ns = 0.20\n' >head.toml
+	run -0 --separate-stderr cmpbudget -b head.toml -O base.toml -m changes.md
+	[ -z "$stderr" ]
+	[ "$output" = '{"changes":0,"loosened":[],"base":"base.toml","base_sha256":"'$(sha base.toml)'","head":"head.toml","head_sha256":"'$(sha head.toml)'"}' ]
+	[ -f changes.md ] && [ ! -s changes.md ]
+}
+
+@test "cmpbudget -O: a budget file that cannot be read is exit 2 with file:line, in the summary and the Markdown" {
+	printf '%b' "$O_BASE" >base.toml
+	printf 'runs = 1\n[budget]\na_ns = 0.2\n' >head.toml
+	run -2 --separate-stderr cmpbudget -b head.toml -O base.toml -m changes.md
+	[ "$stderr" = 'cmpbudget: head.toml:1: runs must be a whole number from 2 to 1000000' ]
+	[ "$(jq -c '[.changes, .loosened, .error]' <<<"$output")" = '[0,[],"head.toml:1: runs must be a whole number from 2 to 1000000"]' ]
+	[ "$(cat changes.md)" = '- **cmpbudget: error**: head.toml:1: runs must be a whole number from 2 to 1000000' ]
+	# Both named when both are bad, the head's first; a missing file has no digest.
+	run -2 --separate-stderr cmpbudget -b head.toml -O nothere.toml
+	[ "${stderr_lines[0]}" = 'cmpbudget: head.toml:1: runs must be a whole number from 2 to 1000000' ]
+	[ "${stderr_lines[1]}" = 'cmpbudget: nothere.toml: No such file or directory' ]
+	[ "$(jq -c 'has("base_sha256")' <<<"$output")" = false ]
+	# Markup in a reason stays text.
+	printf '[budget]\n<b>x</b> = 0.1\n' >head.toml
+	run -2 --separate-stderr cmpbudget -b head.toml -O base.toml -m changes.md
+	[ "$(cat changes.md)" = "- **cmpbudget: error**: head.toml:2: expected 'key = value', a \\[section\\] or a comment" ]
+}
+
+@test "cmpbudget -O goes with -b and -m only" {
+	printf '%b' "$O_BASE" >base.toml
+	for o in -q -E -p -u '-r runs.jsonl' '-M a_ns' '-N 0.1' '-f 0.1' stats.jsonl; do
+		run -2 --separate-stderr cmpbudget -b base.toml -O base.toml $o
+		[ "$stderr" = 'cmpbudget: -O compares two budget files: only -b and -m go with it' ] || { echo "$o: $stderr"; return 1; }
+		[ -z "$output" ]
+	done
+}
+
 @test "cmpbudget -q prints the budget file's runs, 3 when it has none" {
 	run -0 --separate-stderr cmpbudget -b "$D/pairs.toml" -q
 	[ "$output" = 8 ]
 	[ -z "$stderr" ]
-	printf '[budget]\na_ns = 1\n' >b.toml
+	printf '[budget]\na_ns = 0.5\n' >b.toml
 	run -0 --separate-stderr cmpbudget -b b.toml -q
 	[ "$output" = 3 ]
 }
@@ -417,13 +585,13 @@ badinput() {
 }
 
 @test "cmpbudget -q on a bad budget file is exit 2 with file:line and nothing on stdout" {
-	printf 'runs = 3.5\n[budget]\na_ns = 1\n' >b.toml
+	printf 'runs = 3.5\n[budget]\na_ns = 0.5\n' >b.toml
 	run -2 --separate-stderr cmpbudget -b b.toml -q
-	[ "$stderr" = 'cmpbudget: b.toml:1: runs must be a whole number from 1 to 1000000' ]
+	[ "$stderr" = 'cmpbudget: b.toml:1: runs must be a whole number from 2 to 1000000' ]
 	[ -z "$output" ]
-	printf '# runs as a string\nruns = "4"\n[budget]\na_ns = 1\n' >b.toml
+	printf '# runs as a string\nruns = "4"\n[budget]\na_ns = 0.5\n' >b.toml
 	run -2 --separate-stderr cmpbudget -b b.toml -q
-	[ "$stderr" = 'cmpbudget: b.toml:2: runs must be a whole number from 1 to 1000000' ]
+	[ "$stderr" = 'cmpbudget: b.toml:2: runs must be a whole number from 2 to 1000000' ]
 	[ -z "$output" ]
 	run -2 --separate-stderr cmpbudget -b nothere.toml -q
 	[ "$stderr" = 'cmpbudget: nothere.toml: No such file or directory' ]
@@ -673,6 +841,19 @@ for r in range(1, 41):
 	[ "$(echo "$output" | jq -c 'select(.metric) | [.base,.head,.verdict]' | tr '\n' ' ')" = '[115,120,"ok"] [115,80,"improved"] [115,101,"improved"] ' ]
 }
 
+@test "cmpbudget man EXAMPLES: git show origin/main:budget.toml > base.toml; cmpbudget -b budget.toml -O base.toml -m changes.md" {
+	export GIT_CONFIG_NOSYSTEM=1 HOME=$BATS_TEST_TMPDIR
+	git init -q -b main . && git config user.email t@example.org && git config user.name t
+	printf 'runs = 3\n[budget]\nx_ops = 0.1\n' >budget.toml
+	git add budget.toml && git commit -q -m budget && git update-ref refs/remotes/origin/main HEAD
+	printf 'runs = 3\n[higher]\nx_ops = 0.1\n[budget]\ny_ns = 0.2\n' >budget.toml
+	git show origin/main:budget.toml > base.toml
+	run -1 --separate-stderr cmpbudget -b budget.toml -O base.toml -m changes.md
+	[ "$stderr" = "$(printf 'x_ops: moved from [budget] to [higher], 0.1 to 0.1, looser\n[budget] y_ns: added (now 0.2)')" ]
+	[ "$(cat changes.md)" = "$(printf -- '- `x_ops`: moved from `[budget]` to `[higher]`, 0.1 to 0.1, looser\n- `[budget]` `y_ns`: added (now 0.2)')" ]
+	[ "$(jq -c .loosened <<<"${lines[-1]}")" = '["x_ops"]' ]
+}
+
 # The man page's EXAMPLES, in its order; each has a test of its own above.
 examples=(
 	'minjson -s min,q1,q3 runs.jsonl | cmpbudget'
@@ -682,6 +863,8 @@ examples=(
 	'cmpbudget -b budget.toml -q'
 	'cmpbudget -c 0.9 -r runs.jsonl stats.jsonl'
 	'minjson -s min,max runs.jsonl | cmpbudget -S base=max'
+	'git show origin/main:budget.toml > base.toml'
+	'cmpbudget -b budget.toml -O base.toml -m changes.md'
 )
 
 @test "cmpbudget man EXAMPLES are the ones tested here" {
