@@ -40,9 +40,10 @@ newer() {
 }
 
 # md_text: standard input as Markdown text that shows as written: what
-# came from a benchmark, a side or a file (a metric's name, a reason that
-# quotes a budget file) is neither HTML nor markup. The entities first, then
-# a backslash before every ASCII punctuation character that Markdown reads.
+# came from the machine (perfgate -V, PERFGATE_COMMIT) is neither HTML nor
+# markup. The entities first, then a backslash before every ASCII
+# punctuation character that Markdown reads. (What the tools say is in
+# Markdown already, written by them.)
 md_text() {
 	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/[][\\`*_{}()#+!|~"$]/\\&/g'
 }

@@ -258,7 +258,7 @@ ci_budget() {
 	grep -qF -- "- **cmpbudget: error**: perf/budget.toml:8: expected 'key = value', a \[section\] or a comment" "$GITHUB_STEP_SUMMARY"
 }
 
-@test "perfgate-ci: md_text shows a budget change's text as written: no HTML, no markup" {
+@test "perfgate-ci: md_text shows text as written: no HTML, no markup" {
 	eval "$(sed -n '/^md_text()/,/^}/p' "$CI")"
 	run -0 sh -c "$(sed -n '/^md_text()/,/^}/p' "$CI"); printf '%s\n' \"\$1\" | md_text" sh 'a_ns <img src=x> `c` *b* [l](u) & | # \'
 	[ "$output" = 'a\_ns &lt;img src=x&gt; \`c\` \*b\* \[l\]\(u\) &amp; \| \# \\' ]
