@@ -380,7 +380,6 @@ readfile(const char *path, struct jrecord *rec, unsigned long *nrec)
 
 	if (jreader_open(&r, path) < 0)
 		return inputerror(NULL, "open %s: %s", path, strerror(errno));
-	r.skipblank = 1;
 	while ((got = jreader_next(&r, &line, &len)) == 1) {
 		if ((err = take(&r, line, len, rec)) != NULL)
 			break;

@@ -206,7 +206,6 @@ readfile(const char *path)
 
 	if (jreader_open(&r, path) != 0)
 		return msgf("%s: %s", path, strerror(errno));
-	r.skipblank = 1;
 	while (msg == NULL && (got = jreader_next(&r, &line, &len)) == 1) {
 		where = msgf("%s:%lu", r.name, r.lineno);
 		if ((err = jparse(line, len, &rec)) != NULL)

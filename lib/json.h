@@ -46,7 +46,7 @@ struct jrecord {
  * short message for "FILE:LINE: message": "expected ',' or '}'",
  * "duplicate key \"x\"", "number out of range", "invalid UTF-8 in string",
  * "not a JSON object", "nesting deeper than 512", "empty line", ...
- * A caller that skips empty lines asks jblank (or jreader's skipblank),
+ * A caller that skips empty lines asks jblank (jreader_next skips them),
  * never the message's text. The message may live in a static buffer until
  * the next call.
  *

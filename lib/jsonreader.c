@@ -83,8 +83,18 @@ jreader_next(struct jreader *r, const char **line, size_t *len)
 {
 	int rc;
 
-	while ((rc = nextline(r, line, len)) == 1 && r->skipblank && jblank(*line, *len))
-		;
+	while ((rc = nextline(r, line, len)) == 1) {
+		/* A byte order mark (an editor's, PowerShell's) says UTF-8, which records are. */
+		if (r->lineno == 1 && *len >= 3 && memcmp(*line, "\xef\xbb\xbf", 3) == 0) {
+			*line += 3;
+			*len -= 3;
+		}
+		if (*len > 0 && (*line)[*len - 1] == '\r')
+			--*len;
+		/* A blank line holds no record: skipping it loses nothing measured. */
+		if (!jblank(*line, *len))
+			break;
+	}
 	return rc;
 }
 
