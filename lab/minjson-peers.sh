@@ -72,15 +72,16 @@ head -n 20000 "$issue" >"$slice"
 # mawk with the layout hard-coded: split on the JSON punctuation, the
 # values sit in the even fields, one array per field, unrolled. It keeps the
 # text of each minimum so that its output can be checked against minjson's,
-# byte for byte.
-mkawk() {	# mkawk LAST: the program for values in fields 4, 6, ..., LAST
+# byte for byte. round, slot and load (fields 4, 6 and 8) are bookkeeping,
+# which minjson leaves out (recordkeys.c).
+mkawk() {	# mkawk FIRST LAST: the program for values in fields FIRST, FIRST + 2, ..., LAST
 	echo 'BEGIN { FS = "[:,}]" }'
 	echo '{'
 	echo '	s = $2'
 	echo '	if (!(s in cnt)) order[++ng] = s'
 	echo '	cnt[s]++'
-	i=4
-	while [ $i -le "$1" ]; do
+	i=$1
+	while [ $i -le "$2" ]; do
 		echo "	v = \$$i + 0; if (!(s in m$i) || v < m$i[s]) { m$i[s] = v; t$i[s] = \$$i }"
 		i=$((i + 2))
 	done
@@ -89,8 +90,8 @@ mkawk() {	# mkawk LAST: the program for values in fields 4, 6, ..., LAST
 	echo '	for (g = 1; g <= ng; g++) {'
 	echo '		s = order[g]'
 	printf '		print "{\\"side\\":" s ",\\"stat\\":\\"min\\",\\"n\\":" cnt[s]'
-	i=4
-	while [ $i -le "$1" ]; do
+	i=$1
+	while [ $i -le "$2" ]; do
 		printf ' "," $%d ":" t%d[s]' $((i - 1)) $i
 		i=$((i + 2))
 	done
@@ -98,8 +99,8 @@ mkawk() {	# mkawk LAST: the program for values in fields 4, 6, ..., LAST
 	echo '	}'
 	echo '}'
 }
-mkawk 12 >"$out/min-issue.awk"
-mkawk 16 >"$out/min-wide.awk"
+mkawk 10 12 >"$out/min-issue.awk"
+mkawk 10 16 >"$out/min-wide.awk"
 
 # One timed run: prints "seconds maxrss_kb" for a shell command. The peak
 # memory comes from /usr/bin/time, a small process, because a child of

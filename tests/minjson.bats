@@ -297,3 +297,32 @@ examples=(
 	# Without a key, records are not sides: no such rule.
 	run -0 minjson -k '' -x round "$BATS_TEST_TMPDIR/d.jsonl"
 }
+
+@test "minjson: a second record for a round is found however the rounds run: far, fractional, -0, across files" {
+	cd "$BATS_TEST_TMPDIR"
+	# A round far beyond the records read (kept apart from the whole rounds
+	# near the start), then the same round when it is near.
+	{ printf '{"side":"a","round":100000,"x":1}\n'
+	  for r in $(seq 1 30000); do printf '{"side":"a","round":%d,"x":1}\n' "$r"; done
+	  printf '{"side":"a","round":100000,"x":2}\n'; } > far.jsonl
+	run -2 --separate-stderr minjson far.jsonl
+	[ "$stderr" = 'minjson: far.jsonl:30002: second record for side "a", round 100000 (first at far.jsonl:1)' ]
+	printf '{"side":"a","round":1.5,"x":1}\n{"side":"a","round":1,"x":1}\n{"side":"a","round":1.5,"x":1}\n' > frac.jsonl
+	run -2 --separate-stderr minjson frac.jsonl
+	[ "$stderr" = 'minjson: frac.jsonl:3: second record for side "a", round 1.5 (first at frac.jsonl:1)' ]
+	# 0 and -0 are different rounds to minjson, as they always were; 0 twice is not.
+	printf '{"side":"a","round":0,"x":1}\n{"side":"a","round":-0,"x":1}\n' > zero.jsonl
+	run -0 --separate-stderr minjson zero.jsonl
+	printf '{"side":"a","round":0,"x":1}\n{"side":"b","round":0,"x":1}\n{"side":"a","round":0,"x":1}\n' > zero.jsonl
+	run -2 --separate-stderr minjson zero.jsonl
+	[ "$stderr" = 'minjson: zero.jsonl:3: second record for side "a", round 0 (first at zero.jsonl:1)' ]
+	# The first of two files is named.
+	printf '{"side":"a","round":7,"x":1}\n' > one.jsonl
+	printf '{"side":"b","round":7,"x":1}\n{"side":"a","round":7,"x":1}\n' > two.jsonl
+	run -2 --separate-stderr minjson one.jsonl two.jsonl
+	[ "$stderr" = 'minjson: two.jsonl:2: second record for side "a", round 7 (first at one.jsonl:1)' ]
+	# 30000 whole rounds of two sides, each once: no error.
+	for r in $(seq 1 30000); do printf '{"side":"a","round":%d,"x":1}\n{"side":"b","round":%d,"x":1}\n' "$r" "$r"; done > many.jsonl
+	run -0 --separate-stderr minjson many.jsonl
+	[ "$(jq -c '[.side, .n]' <<<"$output" | paste -sd' ')" = '["a",30000] ["b",30000]' ]
+}
