@@ -81,7 +81,7 @@ check:
 
 bench:
 	@mkdir -p build/bench
-	$(CC) $(PG_CFLAGS) $(CFLAGS) -Ikata -Ibench -o build/bench/bench bench/bench.c $(KATA) $(LDLIBS)
+	$(CC) $(PG_CFLAGS) $(CFLAGS) -Ikata -Ibench -o build/bench/bench kata/bench.c $(KATA) $(LDLIBS)
 	build/bench/bench
 
 # The tools against their peers (jq, mawk, hyperfine), side by side in one run.
@@ -157,7 +157,7 @@ install: all
 	cp -f ci/perfgate-ci.sh mk/shard.sh $(IDATA)/
 	# bench/ is what a benchmark includes: installed whole.
 	cp -f $(wildcard bench/*) $(IDATA)/bench/
-	cp -f kata/kernels.h kata/kernels.c $(IDATA)/kata/
+	cp -f kata/kernels.h kata/kernels.c kata/bench.c $(IDATA)/kata/
 	# The kata's budget, for the installed default gate.
 	cp -f budget.toml $(IDATA)/
 	cp -f $(MAN1) $(IMAN1)/

@@ -1,5 +1,6 @@
 /*
- * bench: a best-of timer for in-process C benchmarks, in one header.
+ * bench: a best-of timer for in-process C benchmarks, in headers alone
+ * (this one, bench_core.h and bench_counts.h; no library to link).
  *
  *	#include "bench.h"
  *	static void run_sum(void *arg) { bench_keep_float(sum(x, n)); }
@@ -73,64 +74,8 @@
 #ifndef BENCH_H
 #define BENCH_H
 
-#if !defined(_POSIX_C_SOURCE) && !defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) && !defined(_DEFAULT_SOURCE)
-#define _POSIX_C_SOURCE 200809L
-#endif
-
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#define BENCH_MAX_METRICS 64
-
-/*
- * The batch loop must stay a real loop of real calls: were fn inlined into
- * it, the compiler could hoist a call's work out of the loop.
- */
-#if defined(__GNUC__) && !defined(__TINYC__)
-#define BENCH_NOINLINE_ __attribute__((noinline))
-#else
-#define BENCH_NOINLINE_
-#endif
-
-typedef void (*bench_fn)(void *arg);
-
-/* One metric: what to time, and how far its timing has got. */
-struct bench_metric_ {
-	const char *name;
-	bench_fn fn;		/* NULL: a value given to bench_metric */
-	void *arg;
-	double value;		/* the best ns a call so far */
-	double spent;		/* wall-clock ns spent on it */
-	long iters, batches;
-	int done;
-};
-
-struct bench_state_ {
-	int init, verbose, wall, nmetric;
-	long reps;
-	double min_s, max_s;
-	const char *prog;
-	struct bench_metric_ m[BENCH_MAX_METRICS];
-	/* The sinks: stores here cannot be proved dead. */
-	volatile float sink_float;
-	volatile double sink_double;
-	volatile long sink_long;
-	const void *volatile sink_ptr;
-};
-
-/* The state lives in a function, so that an unused header costs no warning. */
-static inline struct bench_state_ *
-bench_state_(void)
-{
-	static struct bench_state_ s;
-
-	return &s;
-}
+/* What this header and its counts mode share: the state, errors, numbers. */
+#include "bench_core.h"
 
 /* Results stored here cannot be proved dead: the work that made them stays. */
 static inline void
@@ -155,20 +100,6 @@ static inline void
 bench_keep_ptr(const void *p)
 {
 	bench_state_()->sink_ptr = p;
-}
-
-/* One line on stderr, "prog: what is wrong", and exit 2. */
-static inline _Noreturn void
-bench_die_(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", bench_state_()->prog ? bench_state_()->prog : "bench");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
 }
 
 /* Wall-clock nanoseconds, on a clock that only moves forward where there is one. */
@@ -204,28 +135,6 @@ bench_clock_ns_(void)
 	}
 #endif
 	return bench_now_ns();
-}
-
-/* An environment number in [min, max], or def when the variable is unset. */
-static inline double
-bench_env_(const char *var, double def, double min, double max, int whole)
-{
-	const char *s = getenv(var);
-	char *end;
-	double v;
-
-	if (s == NULL)
-		return def;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*s == '\0' || *end != '\0' || v != v)
-		bench_die_("%s=%s: not a number", var, s);
-	if (errno == ERANGE || !(v >= min && v <= max))
-		bench_die_("%s=%s: out of range", var, s);
-	/* In range, so the cast is defined; no libm needed. */
-	if (whole && v != (double)(long)v)
-		bench_die_("%s=%s: not a whole number", var, s);
-	return v;
 }
 
 /*
@@ -504,21 +413,6 @@ bench_putstr_(const char *str)
 	putchar('"');
 }
 
-/*
- * End the metrics line, both modes' last: 0, or 2 (the exit status) when
- * stdout could not take it.
- */
-static inline int
-bench_endline_(const struct bench_state_ *st)
-{
-	puts("}");
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: write stdout: %s\n", st->prog ? st->prog : "bench", strerror(errno));
-		return 2;
-	}
-	return 0;
-}
-
 /* Check a metric's name and take a slot for it. */
 static inline struct bench_metric_ *
 bench_slot_(const char *name)
@@ -604,35 +498,6 @@ bench_time(bench_fn fn, void *arg)
 		bench_step_(&m);
 	bench_verbose_(&m);
 	return m.value;
-}
-
-/*
- * v in the shortest form that strtod reads back to the same double, by
- * perfgate's one rule for numbers (lib/util.c's fmt_double, held to it by
- * tests/json.bats): the fewest %g digits, written without an exponent when
- * that is no longer (10, not 1e+01).
- */
-static inline void
-bench_fmt_(char *buf, double v)
-{
-	char fixed[400];
-	int prec, len = 0, exp, decimals, flen;
-	char *e;
-
-	for (prec = 1; prec <= 17; prec++) {
-		len = snprintf(buf, 32, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	if ((e = strchr(buf, 'e')) != NULL) {
-		exp = (int)strtol(e + 1, NULL, 10);
-		decimals = prec - 1 - exp;
-		if (decimals < 0)
-			decimals = 0;
-		flen = snprintf(fixed, sizeof fixed, "%.*f", decimals, v);
-		if (flen <= len && strtod(fixed, NULL) == v)
-			memcpy(buf, fixed, (size_t)flen + 1);
-	}
 }
 
 /* BENCH_MODE=counts: counts, not times (bench_counts.h). */

@@ -57,6 +57,8 @@
 
 #include <stddef.h>
 
+#include "bench_core.h"
+
 #ifndef BENCH_CALLGRIND
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)

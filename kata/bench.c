@@ -14,7 +14,7 @@
  * array then the CB_Q queries (kata/numpy_worker.py hashes the same). Exit 0, or 2 on an error (a bad value, an argument, no memory,
  * stdout not written).
  *
- * Build: cc -std=c11 -O2 -Ikata -Ibench bench/bench.c KERNELS.c -lm
+ * Build: cc -std=c11 -O2 -Ikata -Ibench kata/bench.c KERNELS.c -lm
  */
 #include "bench.h"
 

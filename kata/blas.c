@@ -7,7 +7,7 @@
  * run time (Debian's alternatives: netlib's or OpenBLAS) is what
  * kata/blas_about.c reports.
  *
- * Build: cc -std=c11 -O2 -Ikata -Ibench bench/bench.c kata/blas.c kata/plain.c -lblas -lm
+ * Build: cc -std=c11 -O2 -Ikata -Ibench kata/bench.c kata/blas.c kata/plain.c -lblas -lm
  */
 #include <cblas.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
  * kernels: the kata's contract. Four float32 kernels whose speed depends on
- * how they are written. bench/bench.c calls only these, so any kernels.c that
+ * how they are written. kata/bench.c calls only these, so any kernels.c that
  * includes this header and defines them can be checked, benchmarked and gated;
  * nothing but -lm may be needed to link it.
  */

@@ -2,7 +2,7 @@
 """numpy_worker: the kata's four cases in NumPy, timed by bench.h's rule.
 
 Run by `make compare` as the numpy side. It builds the same inputs as
-bench/bench.c (same sizes, same values, float32), times each case in its
+kata/bench.c (same sizes, same values, float32), times each case in its
 own process with a calibrated loop: one warm-up call; a batch grown until it
 lasts BENCH_MIN_S (the first that does counts); then batches up to
 BENCH_REPS in all, or until BENCH_MAX_S is spent; the smallest time per call

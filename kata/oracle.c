@@ -4,7 +4,7 @@
  * kernels' inputs are exact in it, and the square root and divisions of
  * rmsnorm are rounded 40 bits below a float32 ulp.
  *
- * Build: cc -std=c11 -O2 -DBENCH_ORACLE -Ikata -Ibench bench/bench.c kata/oracle.c \
+ * Build: cc -std=c11 -O2 -DBENCH_ORACLE -Ikata -Ibench kata/bench.c kata/oracle.c \
  *	kata/plain.c -DPLAIN_AS_KATA -lm
  */
 #include <math.h>

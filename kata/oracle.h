@@ -1,7 +1,7 @@
 /*
  * oracle: the kata's kernels in higher precision, for scoring accuracy:
  * the same arithmetic as kernels.h says, in long double, each result
- * rounded once to double; count_below exact. bench/bench.c built with
+ * rounded once to double; count_below exact. kata/bench.c built with
  * -DBENCH_ORACLE writes these under BENCH_EVAL.
  */
 #ifndef KATA_ORACLE_H

@@ -3,7 +3,7 @@
  * more, so that they are easy to trust as the oracle.
  *
  * Compiled with -DPLAIN_AS_KATA the file also defines the kata_* names, so
- * it can stand in for a kernels.c and be benchmarked by bench/bench.c:
+ * it can stand in for a kernels.c and be benchmarked by kata/bench.c:
  *	make bench KATA=kata/plain.c CFLAGS='-std=c11 -O2 -DPLAIN_AS_KATA'
  */
 #include <math.h>

@@ -171,7 +171,7 @@ truth() {
 }
 
 build_cal() {
-	cc -std=c11 -O2 -I"$top/bench" -I"$top/kata" -o "$dir/cal-$1" "$top/bench/bench.c" "$dir/src/slow-$1.c" -lm || exit 2
+	cc -std=c11 -O2 -I"$top/bench" -I"$top/kata" -o "$dir/cal-$1" "$top/kata/bench.c" "$dir/src/slow-$1.c" -lm || exit 2
 }
 for f in 1 $changes; do
 	slow_src "$f"

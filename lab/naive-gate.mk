@@ -16,6 +16,6 @@ naive-gate: $(NAIVE)/base $(NAIVE)/head
 	    END { for (x in n) if (m["head", x] > m["base", x] * (1 + b[x])) { print "regressed " x; bad = 1 } exit bad }' $(BUDGET) -
 $(NAIVE)/%: FORCE
 	@mkdir -p $(NAIVE)
-	$(CC) -std=c11 -O2 -Ibench -Ikata -o $@ bench/bench.c $(if $(filter base,$*),$(BASE),$(HEAD)) -lm
+	$(CC) -std=c11 -O2 -Ibench -Ikata -o $@ kata/bench.c $(if $(filter base,$*),$(BASE),$(HEAD)) -lm
 FORCE:
 .PHONY: naive-gate FORCE

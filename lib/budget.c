@@ -153,7 +153,7 @@ addentry(struct budget_entry **list, size_t *n, size_t *cap, struct names *idx, 
  * a finite number.
  */
 static const char *
-metric(struct reader *r, const char *key, const struct value *val, enum budget_section sec)
+onebudget(struct reader *r, const char *key, const struct value *val, enum budget_section sec)
 {
 	struct budget *b = r->b;
 	const struct budget_entry *e;
@@ -283,7 +283,7 @@ keyvalue(struct reader *r, char *p)
 	v.text = val;
 	for (sec = 0; sec < BS_N && strcmp(r->section, sectionname[sec]) != 0; sec++)
 		;
-	if (sec < BS_N && (bad = metric(r, key, &v, (enum budget_section)sec)) != NULL)
+	if (sec < BS_N && (bad = onebudget(r, key, &v, (enum budget_section)sec)) != NULL)
 		return bad;
 	if (r->section[0] == '\0' && (bad = toplevel(r, key, &v)) != NULL)
 		return bad;

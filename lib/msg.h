@@ -1,6 +1,6 @@
 /*
- * msg: the error a helper returns (STYLE.md: helpers return errors, only
- * main exits): a message formatted into memory of its own.
+ * msg: the error a helper returns (docs/STYLE.md: helpers return errors,
+ * only main exits): a message formatted into memory of its own.
  */
 #ifndef PERFGATE_MSG_H
 #define PERFGATE_MSG_H

@@ -93,10 +93,10 @@ COMPARE_CMD_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py
 # CFLAGS are (other flags would make another reference).
 COMPARE_CC_kata = $(CC)
 COMPARE_CFLAGS_kata = $(CFLAGS) -Ikata -Ibench
-COMPARE_SOURCES_kata = bench/bench.c $(KATA)
+COMPARE_SOURCES_kata = kata/bench.c $(KATA)
 COMPARE_CC_plain = cc
 COMPARE_CFLAGS_plain = -std=c11 -O2 -Ikata -Ibench -DPLAIN_AS_KATA
-COMPARE_SOURCES_plain = bench/bench.c kata/plain.c
+COMPARE_SOURCES_plain = kata/bench.c kata/plain.c
 COMPARE_LDLIBS_kata = -lm
 COMPARE_LDLIBS_plain = -lm
 COMPARE_VERSION_kata = $(CC) --version
@@ -112,7 +112,7 @@ COMPARE_BLAS_LIBS ?= -lblas
 COMPARE_CMD_blas = $(COMPARE_DIR)/blas/bench
 COMPARE_CC_blas = cc
 COMPARE_CFLAGS_blas = -std=c11 -O2 -Ikata -Ibench
-COMPARE_SOURCES_blas = bench/bench.c kata/blas.c kata/plain.c
+COMPARE_SOURCES_blas = kata/bench.c kata/blas.c kata/plain.c
 COMPARE_LDLIBS_blas = $(COMPARE_BLAS_LIBS) -lm
 COMPARE_VERSION_blas = $(COMPARE_CC_blas) --version
 COMPARE_LICENSE_blas = NOASSERTION
@@ -190,7 +190,7 @@ compare-sides: compare-side-kata
 	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/worker kata/worker.c kata/plain.c -lm
 	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/worker kata/worker.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
 	@mkdir -p $(COMPARE_DIR)/oracle
-	$(CC) $(CFLAGS) -Ikata -Ibench -DBENCH_ORACLE -DPLAIN_AS_KATA -o $(COMPARE_DIR)/oracle/bench bench/bench.c kata/oracle.c kata/plain.c -lm
+	$(CC) $(CFLAGS) -Ikata -Ibench -DBENCH_ORACLE -DPLAIN_AS_KATA -o $(COMPARE_DIR)/oracle/bench kata/bench.c kata/oracle.c kata/plain.c -lm
 
 compare-side-kata:
 	@mkdir -p $(COMPARE_DIR)/kata

@@ -128,7 +128,7 @@ export GATE_SHARD
 # GATE_INCLUDES (the -I flags of bench.h) in its environment, so that a
 # side's own Makefile can use them. The defaults compile GATE_BENCH_SRC with
 # the side's file.
-GATE_BENCH_SRC ?= $(GATE_SHARE)/bench/bench.c
+GATE_BENCH_SRC ?= $(GATE_SHARE)/kata/bench.c
 GATE_INCLUDES ?= $(addprefix -I,$(sort $(abspath $(dir $(GATE_HEADERS)))))
 GATE_LDLIBS ?= -lm
 # The side's directory and file are the shell's ($GATE_SIDE, $GATE_FILE,

@@ -14,7 +14,7 @@ setup() {
 	REFBLAS=$(dirname "$(ls /usr/lib/*/blas/libblas.so.3 2>/dev/null | head -n 1)")
 	mkdir -p b && cd b
 	cc -std=c11 -O2 -I"$TOP/kata" -o about "$TOP/kata/blas_about.c" -lblas -ldl
-	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o bench "$TOP/bench/bench.c" \
+	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o bench "$TOP/kata/bench.c" \
 	    "$TOP/kata/blas.c" "$TOP/kata/plain.c" -lblas -lm
 }
 

@@ -15,10 +15,10 @@ setup_file() {
 	mkdir -p "$F/base" "$F/head" "$F/reorder"
 	patch -s -o "$F/head/kernels.c" kata/kernels.c < kata/slowdowns/s04-sum-one-accumulator.patch
 	patch -s -o "$F/reorder.c" kata/kernels.c < tests/data/countof/reorder.patch
-	cc -std=c11 -O2 -g -Ikata -Ibench -o "$F/base/bench" bench/bench.c kata/kernels.c -lm
-	cc -std=c11 -O2 -g -Ikata -Ibench -o "$F/head/bench" bench/bench.c "$F/head/kernels.c" -lm
-	cc -std=c11 -O2 -Ikata -Ibench -o "$F/reorder/bench" bench/bench.c "$F/reorder.c" -lm
-	cc -std=c11 -O2 -Ikata -Ibench -o "$F/kata" bench/bench.c kata/kernels.c -lm
+	cc -std=c11 -O2 -g -Ikata -Ibench -o "$F/base/bench" kata/bench.c kata/kernels.c -lm
+	cc -std=c11 -O2 -g -Ikata -Ibench -o "$F/head/bench" kata/bench.c "$F/head/kernels.c" -lm
+	cc -std=c11 -O2 -Ikata -Ibench -o "$F/reorder/bench" kata/bench.c "$F/reorder.c" -lm
+	cc -std=c11 -O2 -Ikata -Ibench -o "$F/kata" kata/bench.c kata/kernels.c -lm
 }
 
 setup() {

@@ -240,7 +240,7 @@ gitproject() {
 @test "compare: the kata's benchmark and the NumPy worker time the same input bytes" {
 	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "no NumPy"
 	mkdir -p b
-	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/bench "$TOP/bench/bench.c" "$TOP/kata/kernels.c" -lm
+	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/bench "$TOP/kata/bench.c" "$TOP/kata/kernels.c" -lm
 	for c in matmul sum rmsnorm count_below; do
 		want=$(BENCH_CASES=$c BENCH_SHA256=1 BENCH_REPS=1 BENCH_MIN_S=0.0001 b/bench | jq -r ".${c}_input_sha256")
 		got=$(BENCH_CASES=$c BENCH_SHA256=1 BENCH_REPS=1 BENCH_MIN_S=0.0001 /usr/bin/python3 "$TOP/kata/numpy_worker.py" | jq -r ".${c}_input_sha256")

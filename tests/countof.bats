@@ -10,9 +10,9 @@ D=$DATA/countof
 setup_file() {
 	cd "$BATS_TEST_DIRNAME/.."
 	F=$BATS_FILE_TMPDIR
-	cc -std=c11 -O2 -Ikata -Ibench -o "$F/kata" bench/bench.c kata/kernels.c -lm
+	cc -std=c11 -O2 -Ikata -Ibench -o "$F/kata" kata/bench.c kata/kernels.c -lm
 	patch -s -o "$F/s10.c" kata/kernels.c < kata/slowdowns/s10-defensive-copy.patch
-	cc -std=c11 -O2 -Ikata -Ibench -o "$F/s10" bench/bench.c "$F/s10.c" -lm
+	cc -std=c11 -O2 -Ikata -Ibench -o "$F/s10" kata/bench.c "$F/s10.c" -lm
 }
 
 setup() {
@@ -100,15 +100,15 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 }
 
 @test "countof: bench.h counts allocations under clang and tcc too; tcc counts instructions with -DBENCH_CALLGRIND=1" {
-	clang -std=c11 -O2 -Ikata -Ibench -o "$T/clang" bench/bench.c "$F/s10.c" -lm
+	clang -std=c11 -O2 -Ikata -Ibench -o "$T/clang" kata/bench.c "$F/s10.c" -lm
 	BENCH_MODE=counts run -0 --separate-stderr "$T/clang"
 	[ "$(jq -c '[.count_below_allocs, .count_below_alloc_bytes]' <<<"$output")" = "[1,1048576]" ]
-	tcc -std=c11 -Ikata -Ibench -o "$T/tcc" bench/bench.c "$F/s10.c" -lm
+	tcc -std=c11 -Ikata -Ibench -o "$T/tcc" kata/bench.c "$F/s10.c" -lm
 	BENCH_MODE=counts run -0 --separate-stderr "$T/tcc"
 	[ "$(jq -c '[.count_below_allocs, .count_below_alloc_bytes]' <<<"$output")" = "[1,1048576]" ]
 	run -2 --separate-stderr countof "$T/tcc"
 	[[ "$stderr" == *"no instruction counts"*"-DBENCH_CALLGRIND=1"* ]]
-	tcc -std=c11 -DBENCH_CALLGRIND=1 -Ikata -Ibench -o "$T/tcc" bench/bench.c "$F/s10.c" -lm
+	tcc -std=c11 -DBENCH_CALLGRIND=1 -Ikata -Ibench -o "$T/tcc" kata/bench.c "$F/s10.c" -lm
 	run -0 --separate-stderr countof "$T/tcc"
 	jq -e '.sum_instr > 1000 and .count_below_allocs == 1' <<<"$output"
 }

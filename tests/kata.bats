@@ -14,7 +14,7 @@ build_check() {
 # Build bench against a kernels.c (default the kata) into the temp dir.
 build_bench() {
 	cc $CFLAGS_KATA -I"$TOP/kata" -I"$TOP/bench" -o "$BATS_TEST_TMPDIR/bench" \
-	    "$TOP/bench/bench.c" "${1:-$TOP/kata/kernels.c}" -lm
+	    "$TOP/kata/bench.c" "${1:-$TOP/kata/kernels.c}" -lm
 }
 
 # The kata with one sed edit: a kernel that is wrong in one way.
@@ -128,12 +128,12 @@ C
 }
 
 @test "kata: bench.c includes bench.h, calls the four kernels, never rand()" {
-	grep -q '^#include "bench.h"' "$TOP/bench/bench.c"
-	grep -q '^#include "kernels.h"' "$TOP/bench/bench.c"
+	grep -q '^#include "bench.h"' "$TOP/kata/bench.c"
+	grep -q '^#include "kernels.h"' "$TOP/kata/bench.c"
 	for k in kata_matmul kata_sum kata_rmsnorm kata_count_below; do
-		grep -q "$k(" "$TOP/bench/bench.c"
+		grep -q "$k(" "$TOP/kata/bench.c"
 	done
-	run -1 grep -E '\b(s?rand|random|drand48)\(' "$TOP/bench/bench.c"
+	run -1 grep -E '\b(s?rand|random|drand48)\(' "$TOP/kata/bench.c"
 }
 
 @test "kata: bench prints one JSON line with exactly the four metrics, last" {

@@ -12,10 +12,10 @@ setup_file() {
 	mkdir -p "$E"
 	local k
 	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -DBENCH_ORACLE -DPLAIN_AS_KATA -o "$E/oracle" \
-	    "$TOP/bench/bench.c" "$TOP/kata/oracle.c" "$TOP/kata/plain.c" -lm
-	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o "$E/kata" "$TOP/bench/bench.c" "$TOP/kata/kernels.c" -lm
+	    "$TOP/kata/bench.c" "$TOP/kata/oracle.c" "$TOP/kata/plain.c" -lm
+	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o "$E/kata" "$TOP/kata/bench.c" "$TOP/kata/kernels.c" -lm
 	for k in lossy nan; do
-		cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o "$E/$k" "$TOP/bench/bench.c" "$A/$k.c" -lm
+		cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o "$E/$k" "$TOP/kata/bench.c" "$A/$k.c" -lm
 	done
 	for k in oracle kata lossy nan; do
 		BENCH_CASES=rmsnorm BENCH_EVAL=$E/$k.bin "$E/$k"

@@ -12,7 +12,7 @@ setup_file() {
 	export B=$BATS_FILE_TMPDIR/b
 	mkdir -p "$B"
 	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o "$B/worker" "$TOP/kata/worker.c" "$TOP/kata/kernels.c" -lm
-	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o "$B/bench" "$TOP/bench/bench.c" "$TOP/kata/kernels.c" -lm
+	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o "$B/bench" "$TOP/kata/bench.c" "$TOP/kata/kernels.c" -lm
 }
 
 setup() {

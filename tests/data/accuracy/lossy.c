@@ -4,7 +4,7 @@
  * (relative error up to about 2e-3, thousands of float32 ulp), still as
  * fast as the kata's. Its inputs make every sum of the kata exact in any
  * order, so the precision is lost where rmsnorm rounds, not in a sum.
- * Built with -I kata: cc ... bench/bench.c tests/data/accuracy/lossy.c
+ * Built with -I kata: cc ... kata/bench.c tests/data/accuracy/lossy.c
  */
 #include <stdint.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * A planted kata for tests/ulpscore.bats that returns NaN on some points:
  * kata/kernels.c whose rmsnorm leaves the first element of every fourth
  * row NaN (4 points of 16384), the others right.
- * Built with -I kata: cc ... bench/bench.c tests/data/accuracy/nan.c
+ * Built with -I kata: cc ... kata/bench.c tests/data/accuracy/nan.c
  */
 #include <math.h>
 
