@@ -236,15 +236,12 @@ C
 	[[ "$stderr" =~ ^bench:\ metric\ name ]]
 }
 
-@test "kata: budget.toml has runs >= 2 and a fraction in (0, 1) for each metric" {
-	f="$TOP/budget.toml"
-	run -0 awk -F' *= *' '/^runs *=/ { print $2 }' "$f"
-	[ "$output" -ge 2 ]
-	for m in matmul_ns sum_ns rmsnorm_ns count_below_ns; do
-		run -0 awk -F' *= *' -v m="$m" '
-		    /^\[/ { sect = $0 }
-		    sect == "[budget]" && $1 == m { v = $2; sub(/ *#.*/, "", v); print v }' "$f"
-		[ -n "$output" ]
-		awk -v v="$output" 'BEGIN { exit !(v + 0 > 0 && v + 0 < 1 && v ~ /^[0-9.]+$/) }'
-	done
+@test "kata: budget.toml has runs >= 2 and a fraction in (0, 1) for each metric, count_below the most room" {
+	run -1 grep -q '^allow_loose' "$TOP/budget.toml"
+	# cmpbudget, the file's reader, refuses runs below 2 and a [budget] of 1 or more.
+	run -0 --separate-stderr cmpbudget -b "$TOP/budget.toml" -E
+	[ "${lines[0]}" -ge 2 ]
+	# The gate's document (2.3): 0.30 for each, and more room for the binary
+	# search timed over nanoseconds, the noisiest, 0.50.
+	[ "$(printf '%s\n' "${lines[@]:1}" | paste -sd' ')" = 'budget matmul_ns 0.3 budget sum_ns 0.3 budget rmsnorm_ns 0.3 budget count_below_ns 0.5' ]
 }
