@@ -110,7 +110,19 @@ if [ $# -ge 3 ]; then
 	if [ $((rounds % period)) -ne 0 ]; then
 		rounds=$(( (rounds / period + 1) * period ))
 		say "COMPARE_ROUNDS=$COMPARE_ROUNDS rounded up to $rounds: whole Williams periods of $# sides"
+	else
+		say "COMPARE_ROUNDS=$rounds: $((rounds / period)) whole Williams period(s) of $# sides, $period rounds each"
 	fi
+elif [ $# = 2 ]; then
+	# Two sides alternate exactly, any number of rounds: the first
+	# four rounds said in full.
+	order= r=1
+	while [ $r -le "$rounds" ] && [ $r -le 4 ]; do
+		if [ $((r % 2)) = 1 ]; then o="$1 $2"; else o="$2 $1"; fi
+		order=${order:+$order, }$o r=$((r + 1))
+	done
+	[ "$rounds" -gt 4 ] && order="$order, ..."
+	say "COMPARE_ROUNDS=$rounds: $1 and $2 alternate exactly: $order"
 fi
 
 # in_top CMD ARG...: CMD at the top of the work tree, with pathspecs

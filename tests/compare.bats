@@ -161,6 +161,24 @@ gitproject() {
 	[ -z "$stderr" ]
 }
 
+@test "compare: two sides alternate exactly: COMPARE_ROUNDS=3 runs ab, ba, ab and says so" {
+	run -0 --separate-stderr fake compare COMPARE_ROUNDS=3 COMPARE_CASES=alpha
+	[ "$(jq -r '[.round, .side] | @tsv' build/compare/rows/alpha.jsonl | paste -sd ' ')" = \
+	    "$(printf '1\timpl 1\tref 2\tref 2\timpl 3\timpl 3\tref')" ]
+	[[ $stderr == *"compare: COMPARE_ROUNDS=3: impl and ref alternate exactly: impl ref, ref impl, impl ref"* ]]
+	jq -e '.run.rounds == 3 and .rows[0].rounds == 3' docs/perf.json
+}
+
+@test "compare: four sides run whole Williams periods, and say how many" {
+	run -0 --separate-stderr fake compare COMPARE_SIDES='impl ref r2 r3' COMPARE_CMD_r2='$(COMPARE_CMD_ref)' \
+	    COMPARE_CMD_r3='$(COMPARE_CMD_ref)' COMPARE_ROUNDS=5 COMPARE_CASES=alpha
+	[[ $stderr == *"compare: COMPARE_ROUNDS=5 rounded up to 8: whole Williams periods of 4 sides"* ]]
+	[ "$(jq -s 'map(.round) | max' build/compare/rows/alpha.jsonl)" -eq 8 ]
+	run -0 --separate-stderr fake compare COMPARE_SIDES='impl ref r2 r3' COMPARE_CMD_r2='$(COMPARE_CMD_ref)' \
+	    COMPARE_CMD_r3='$(COMPARE_CMD_ref)' COMPARE_ROUNDS=4 COMPARE_CASES=alpha
+	[[ $stderr == *"compare: COMPARE_ROUNDS=4: 1 whole Williams period(s) of 4 sides, 4 rounds each"* ]]
+}
+
 @test "compare: bench.h never takes the warm-up call as the measurement, however long it took" {
 	cat >first.c <<-'EOF'
 	#include "bench.h"
