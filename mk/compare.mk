@@ -88,22 +88,24 @@ COMPARE_CMD_kata = $(COMPARE_DIR)/kata/bench
 COMPARE_CMD_plain = $(COMPARE_DIR)/plain/bench
 COMPARE_CMD_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py
 # The C sides as built, and digested, file by file (every header too).
-# kata is the implementation, built as KATA, CC and CFLAGS say; plain is a
-# reference, fixed by its name: plain C by cc at -O2, whatever CC and
-# CFLAGS are (other flags would make another reference).
+# kata is the implementation, built as KATA, CC and CFLAGS say; plain and
+# blas are C references, fixed by their names: committed sources built by
+# cc at -O2 -ffp-contract=off (no fused multiply-add the compiler chose),
+# whatever CC and CFLAGS are (other flags would make another reference).
+COMPARE_REF_CFLAGS = -std=c11 -O2 -ffp-contract=off
 COMPARE_CC_kata = $(CC)
 COMPARE_CFLAGS_kata = $(CFLAGS) -Ikata -Ibench
 COMPARE_SOURCES_kata = bench/bench.c $(KATA)
 COMPARE_CC_plain = cc
-COMPARE_CFLAGS_plain = -std=c11 -O2 -Ikata -Ibench -DPLAIN_AS_KATA
+COMPARE_CFLAGS_plain = $(COMPARE_REF_CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA
 COMPARE_SOURCES_plain = bench/bench.c kata/plain.c
 COMPARE_LDLIBS_kata = -lm
 COMPARE_LDLIBS_plain = -lm
 COMPARE_VERSION_kata = $(CC) --version
 COMPARE_VERSION_plain = $(COMPARE_CC_plain) --version
-# perfgate states no licence of its own; NumPy's is BSD-3-Clause.
-COMPARE_LICENSE_kata = NOASSERTION
-COMPARE_LICENSE_plain = NOASSERTION
+# perfgate's licence (LICENSE) is BSD-3-Clause, NumPy's and OpenBLAS's too.
+COMPARE_LICENSE_kata = BSD-3-Clause
+COMPARE_LICENSE_plain = BSD-3-Clause
 COMPARE_LICENSE_numpy = BSD-3-Clause
 COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --about
 # The BLAS a C programmer links (-lblas), called directly: kata/blas.c.
@@ -111,11 +113,11 @@ COMPARE_SIDES += blas
 COMPARE_BLAS_LIBS ?= -lblas
 COMPARE_CMD_blas = $(COMPARE_DIR)/blas/bench
 COMPARE_CC_blas = cc
-COMPARE_CFLAGS_blas = -std=c11 -O2 -Ikata -Ibench
+COMPARE_CFLAGS_blas = $(COMPARE_REF_CFLAGS) -Ikata -Ibench
 COMPARE_SOURCES_blas = bench/bench.c kata/blas.c kata/plain.c
 COMPARE_LDLIBS_blas = $(COMPARE_BLAS_LIBS) -lm
 COMPARE_VERSION_blas = $(COMPARE_CC_blas) --version
-COMPARE_LICENSE_blas = NOASSERTION
+COMPARE_LICENSE_blas = BSD-3-Clause
 COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
 # Four sides: a Williams cycle is 4 rounds, so 8 (6 would leave it half run).
 ifeq ($(origin COMPARE_ROUNDS),file)
@@ -186,9 +188,9 @@ compare-sides: compare-side-kata
 	@mkdir -p $(COMPARE_DIR)/blas
 	$(COMPARE_CC_blas) $(COMPARE_CFLAGS_blas) -o $(COMPARE_DIR)/blas/bench $(COMPARE_SOURCES_blas) $(COMPARE_LDLIBS_blas)
 	$(CC) $(CFLAGS) -Ikata -o $(COMPARE_DIR)/blas/about kata/blas_about.c $(COMPARE_BLAS_LIBS) -ldl
-	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/worker kata/worker.c $(KATA) -lm
-	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/worker kata/worker.c kata/plain.c -lm
-	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/worker kata/worker.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
+	$(COMPARE_CC_kata) $(COMPARE_CFLAGS_kata) -o $(COMPARE_DIR)/kata/worker kata/worker.c $(KATA) -lm
+	$(COMPARE_CC_plain) $(COMPARE_CFLAGS_plain) -o $(COMPARE_DIR)/plain/worker kata/worker.c kata/plain.c -lm
+	$(COMPARE_CC_blas) $(COMPARE_CFLAGS_blas) -o $(COMPARE_DIR)/blas/worker kata/worker.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
 	@mkdir -p $(COMPARE_DIR)/oracle
 	$(CC) $(CFLAGS) -Ikata -Ibench -DBENCH_ORACLE -DPLAIN_AS_KATA -o $(COMPARE_DIR)/oracle/bench bench/bench.c kata/oracle.c kata/plain.c -lm
 

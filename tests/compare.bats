@@ -277,6 +277,21 @@ gitproject() {
 	echo "$output" | jq -e '.openblas_coretype == "Haswell" and (.numpy | length > 0) and has("openblas_corename")'
 }
 
+@test "compare: the kata's C references are built at -O2 -ffp-contract=off, processes and workers alike, and recorded so" {
+	run -0 --separate-stderr make -n -s --no-print-directory -C "$TOP" compare COMPARE_DIR=x COMPARE_PYTHON=python3 CC=clang CFLAGS=-O3
+	for s in plain blas; do
+		for b in bench worker; do
+			echo "$output" | grep -q "^cc -std=c11 -O2 -ffp-contract=off .*-o x/$s/$b "
+		done
+		# compare.sh is given the same flags to record, whatever CC and CFLAGS say.
+		echo "$output" | grep -q "COMPARE_CC_$s='cc' "
+		echo "$output" | grep -q "COMPARE_CFLAGS_$s='-std=c11 -O2 -ffp-contract=off -Ikata -Ibench"
+	done
+	# The implementation is built as CC and CFLAGS say, its worker too.
+	echo "$output" | grep -q '^clang -O3 -Ikata -Ibench -o x/kata/worker '
+	jq -e '.sides.plain.cflags | startswith("-std=c11 -O2 -ffp-contract=off ")' "$TOP/docs/perf.json"
+}
+
 @test "compare: the committed table is what the committed document generates" {
 	run -0 --separate-stderr perfdoc -c "$TOP/docs/perf-table.md" "$TOP/docs/perf.json"
 }
