@@ -4,7 +4,8 @@
  * run's description (merging with an earlier document to resume its
  * deferred rows); renders its Markdown table, checks that a table is what
  * the document renders, drafts one issue per row where the implementation
- * is slower than a reference (perftable.c); lists the deferred rows. The
+ * is slower than a reference (perftable.c); lists the deferred rows;
+ * checks every side's licence and every row's entries (perfci.c). The
  * document's schema is in perfdoc(1); it is read back by perfjson.c.
  */
 #include <stdio.h>
@@ -355,7 +356,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	    "\"implementation\":", accuracy ? PERFJSON_SCHEMA_ACCURACY : PERFJSON_SCHEMA, valid == nrows ? "complete" : "partial", valid, nrows);
 	buf_str(&doc, nside > 0 ? sidename[0] : "");
 	buf_printf(&doc, ",\n\"machine\":%s,\n\"run\":%s,\n\"sides\":%s,\n\"rows\":[\n%s\n]}\n",
-	    mach.p, run.p, sides.p, rows.p);
+	    mach.p, run.p, sides.p, rows.p ? rows.p : "");
 	/* Whole or not at all: a temporary file, renamed. */
 	tmp = xmalloc(strlen(out) + 5);
 	sprintf(tmp, "%s.tmp", out);
@@ -401,7 +402,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-K] [-a counts.json] [-f old.json]"
 	    " [-r old.json] [-S why] [-A side:key=value] [-F side=deps] [-l side=licence] [-b side] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
-	    "       %s -t | -q | -c table.md | -d dir perf.json\n"
+	    "       %s -t | -q | -R | -c table.md | -d dir perf.json\n"
 	    "       %s -k counts.json [-C cases] perf.json\n"
 	    "       %s -p header.h [-e exempt.md] perf.json\n"
 	    "       %s -V\n", argv0, argv0, argv0, argv0, argv0);
@@ -425,7 +426,7 @@ main(int argc, char *argv[])
 		return print_version();
 	opts = xmalloc((size_t)argc * 2 * sizeof *opts);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":a:A:b:c:C:d:e:f:F:J:k:Kl:m:n:o:p:qr:s:S:t")) != -1) {
+	while ((c = getopt(argc, argv, ":a:A:b:c:C:d:e:f:F:J:k:Kl:m:n:o:p:qRr:s:S:t")) != -1) {
 		switch (c) {
 		case 'A': case 'b': case 'F': case 'J': case 'l': case 'm': case 'n':
 			opts[nopts++] = c == 'A' ? "A" : c == 'b' ? "b" : c == 'F' ? "F" : c == 'J' ? "J" :
@@ -449,7 +450,7 @@ main(int argc, char *argv[])
 		case 'o':
 			out = optarg;
 			break;
-		case 'q': case 't':
+		case 'q': case 'R': case 't':
 			mode = c;
 			break;
 		case 'r':
@@ -558,6 +559,10 @@ main(int argc, char *argv[])
 		return c;
 	case 'p':
 		c = ci_check_public(headerpath, exemptpath, &d);
+		doc_free(&d);
+		return c;
+	case 'R':
+		c = ci_check_refs(&d);
 		doc_free(&d);
 		return c;
 	}

@@ -42,4 +42,13 @@ int ci_check_allocs(const char *countspath, const struct jrecord *counts, char *
  */
 int ci_check_public(const char *header, const char *exempt, const struct doc *d);
 
+/*
+ * 0 when every side of d states its licence (an SPDX expression, not
+ * NOASSERTION or NONE), no reference's needs the GPL unless it is a
+ * black box ("blackbox": true), the side names are unique, and every
+ * valid row has its entry for every side and reference
+ * (doc_row_entries); else 1, a line for each that is not.
+ */
+int ci_check_refs(const struct doc *d);
+
 #endif

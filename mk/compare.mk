@@ -5,8 +5,10 @@
 #	make compare-check        docs/perf-table.md is what docs/perf.json renders
 #	make compare-table        write docs/perf-table.md from docs/perf.json again
 #	make compare-drafts       an issue draft per row slower than a reference
-#	make compare-ci           nothing timed, for every pull request: the table
-#	                          is what perf.json renders, the implementation's
+#	make compare-ci           nothing timed, for every pull request: every side
+#	                          has a licence (a GPL reference only as a black
+#	                          box), every row an entry for every reference,
+#	                          the table is what perf.json renders, the implementation's
 #	                          allocations a call are those perf.json records,
 #	                          every public function of COMPARE_HEADER has a case
 #	                          or a line "- `name`: reason" in COMPARE_EXEMPT
@@ -39,8 +41,9 @@
 #	                    flags and sources: every file the build reads is
 #	                    digested (cc -M); a reference's compiler and flags
 #	                    are fixed by its name, checked against perf.json
-#	COMPARE_LICENSE_S   its SPDX licence expression (default NOASSERTION);
-#	                    a GPL reference is refused unless
+#	COMPARE_LICENSE_S   its SPDX licence expression, which every side needs
+#	                    (none, NOASSERTION or NONE is refused); a GPL
+#	                    reference is refused unless
 #	COMPARE_BLACKBOX_S = 1: a separate program, never built or linked here
 #	COMPARE_ABOUT_S     a command printing a JSON object about it
 

@@ -66,6 +66,8 @@ cases=$COMPARE_CASES resume= counts=
 if [ "$mode" = ci ]; then
 	[ -f "$doc" ] || { say "compare-ci: no $doc: make compare writes it"; exit 2; }
 	rc=0
+	# Every side's licence, every row's entry for every reference, as make compare wants them.
+	"$bin/perfdoc" -R "$doc" || rc=$(worst $rc $?)
 	"$bin/perfdoc" -c "$COMPARE_TABLE" "$doc" || rc=$(worst $rc $?)
 	if [ "${COMPARE_ALLOCS:-1}" != 0 ]; then
 		impl_counts "$dir/ci-counts.out"
@@ -74,7 +76,7 @@ if [ "$mode" = ci ]; then
 	if [ -n "${COMPARE_HEADER-}" ]; then
 		"$bin/perfdoc" -p "$COMPARE_HEADER" -e "$COMPARE_EXEMPT" "$doc" || rc=$(worst $rc $?)
 	fi
-	[ $rc = 0 ] && say "compare-ci: $COMPARE_TABLE, the allocations and ${COMPARE_HEADER:-the cases} agree with $doc"
+	[ $rc = 0 ] && say "compare-ci: the licences, every row's references, $COMPARE_TABLE, the allocations and ${COMPARE_HEADER:-the cases} agree with $doc"
 	exit $rc
 fi
 
@@ -198,8 +200,9 @@ for s in $COMPARE_SIDES; do
 		    { say "side $s: ${cc:-cc} -M cannot list what its build reads"; exit 2; }
 		set -- "$@" -F "$s=$dir/$s.deps"
 	fi
+	# No licence, no -l: the description is refused below (perfdoc -R).
 	v=$(side_var "$s" LICENSE)
-	set -- "$@" -l "$s=${v:-NOASSERTION}"
+	[ -n "$v" ] && set -- "$@" -l "$s=$v"
 	v=$(side_var "$s" BLACKBOX)
 	case $v in
 	1) set -- "$@" -b "$s" ;;
@@ -240,8 +243,10 @@ fi
 [ -f "$doc" ] && "$bin/perfdoc" -q "$doc" >/dev/null 2>&1 && set -- "$@" -f "$doc"
 if [ -n "$resume" ]; then
 	"$bin/perfdoc" -o "$dir/resume-check.json" -r "$doc" -s "$list" -C "" "$@" || exit 2
+	"$bin/perfdoc" -R "$dir/resume-check.json" || exit 2
 else
 	"$bin/perfdoc" -o "$dir/check.json" -K -s "$list" -C "" "$@" || exit 2
+	"$bin/perfdoc" -R "$dir/check.json" || exit 2
 fi
 
 # The implementation's allocations, counted once before the rows are timed.

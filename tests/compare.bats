@@ -171,11 +171,11 @@ gitproject() {
 
 @test "compare: four sides run whole Williams periods, and say how many" {
 	run -0 --separate-stderr fake compare COMPARE_SIDES='impl ref r2 r3' COMPARE_CMD_r2='$(COMPARE_CMD_ref)' \
-	    COMPARE_CMD_r3='$(COMPARE_CMD_ref)' COMPARE_ROUNDS=5 COMPARE_CASES=alpha
+	    COMPARE_CMD_r3='$(COMPARE_CMD_ref)' COMPARE_LICENSE_r2=MIT COMPARE_LICENSE_r3=MIT COMPARE_ROUNDS=5 COMPARE_CASES=alpha
 	[[ $stderr == *"compare: COMPARE_ROUNDS=5 rounded up to 8: whole Williams periods of 4 sides"* ]]
 	[ "$(jq -s 'map(.round) | max' build/compare/rows/alpha.jsonl)" -eq 8 ]
 	run -0 --separate-stderr fake compare COMPARE_SIDES='impl ref r2 r3' COMPARE_CMD_r2='$(COMPARE_CMD_ref)' \
-	    COMPARE_CMD_r3='$(COMPARE_CMD_ref)' COMPARE_ROUNDS=4 COMPARE_CASES=alpha
+	    COMPARE_CMD_r3='$(COMPARE_CMD_ref)' COMPARE_LICENSE_r2=MIT COMPARE_LICENSE_r3=MIT COMPARE_ROUNDS=4 COMPARE_CASES=alpha
 	[[ $stderr == *"compare: COMPARE_ROUNDS=4: 1 whole Williams period(s) of 4 sides, 4 rounds each"* ]]
 }
 
@@ -246,7 +246,7 @@ gitproject() {
 	    "alpha.labels.txt alpha.md alpha.title.txt beta.labels.txt beta.md beta.title.txt gamma.labels.txt gamma.md gamma.title.txt" ]
 	[ "$(cat build/compare/drafts/alpha.title.txt)" = "perf: alpha is 2x slower than ref on one core" ]
 	grep -qF '| alpha | 400 (400–400) | 200 (200–200) | 2 slower | 2x slower than ref |' build/compare/drafts/alpha.md
-	grep -qF -- '- ref: ratio 2 (slower); licence NOASSERTION, version ref 1.0; version ref 1.0' build/compare/drafts/alpha.md
+	grep -qF -- '- ref: ratio 2 (slower); licence BSD-3-Clause, version ref 1.0; version ref 1.0' build/compare/drafts/alpha.md
 	grep -qF 'The pressure after each round: [1,1]' build/compare/drafts/alpha.md
 	grep -q '^Run: commit none' build/compare/drafts/alpha.md
 	# A faster implementation drafts nothing.
@@ -303,7 +303,7 @@ gitproject() {
 	rm -f calls
 	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-ci
 	[ ! -e calls ]
-	[[ $stderr == *"compare-ci: docs/perf-table.md, the allocations and the cases agree with docs/perf.json"* ]]
+	[[ $stderr == *"compare-ci: the licences, every row's references, docs/perf-table.md, the allocations and the cases agree with docs/perf.json"* ]]
 }
 
 @test "compare: compare-ci fails on an added allocation, and on a removed one until it is recorded" {
@@ -398,7 +398,7 @@ gitproject() {
 
 @test "compare: a licence per side, an SPDX expression; a GPL reference only as a black box" {
 	run -0 --separate-stderr fake compare COMPARE_LICENSE_ref='MIT OR Apache-2.0'
-	jq -e '.sides.impl.license == "NOASSERTION" and .sides.ref.license == "MIT OR Apache-2.0"' docs/perf.json
+	jq -e '.sides.impl.license == "MIT" and .sides.ref.license == "MIT OR Apache-2.0"' docs/perf.json
 	grep -qF -- '- ref: version ref 1.0, license MIT OR Apache-2.0' docs/perf-table.md
 	rm -f calls
 	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='MIT-ish'
@@ -418,6 +418,40 @@ gitproject() {
 	[[ $stderr == *'perfdoc: side ref: a black box is never built and linked here'* ]]
 	# The implementation's own licence is its own.
 	run -0 --separate-stderr fake compare COMPARE_LICENSE_impl='GPL-3.0-only'
+}
+
+@test "compare: every side states a licence: none, NOASSERTION or NONE is refused before anything runs" {
+	for l in '' NOASSERTION NONE; do
+		rm -f calls
+		run -2 --separate-stderr fake compare COMPARE_LICENSE_ref="$l"
+		[[ $stderr == *"perfdoc: build/compare/check.json: side ref states no licence${l:+, only $l}: every side needs one (make compare: COMPARE_LICENSE_ref)"* ]]
+		[ ! -e calls ] && [ ! -e docs/perf.json ]
+	done
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_impl=
+	[[ $stderr == *"side impl states no licence: every side needs one (make compare: COMPARE_LICENSE_impl)"* ]]
+}
+
+@test "compare: compare-ci refuses a row short of a reference, a side without a licence, a GPL reference" {
+	run -0 --separate-stderr fake compare
+	cp docs/perf.json good.json
+	# A row that lost its one reference: compare-ci fails, and no table renders it.
+	jq '.rows[1].references = []' good.json > docs/perf.json
+	run -2 --separate-stderr fake compare-ci
+	[[ $stderr == *'perfdoc: docs/perf.json: row beta: "references" has no entry for reference ref'* ]]
+	run -2 --separate-stderr perfdoc -t docs/perf.json
+	[ "$stderr" = 'perfdoc: docs/perf.json: row beta: "references" has no entry for reference ref' ]
+	jq '.rows[0].sides |= reverse' good.json > docs/perf.json
+	run -1 --separate-stderr perfdoc -R docs/perf.json
+	[ "$stderr" = 'perfdoc: docs/perf.json: row alpha: "sides" has ref where impl is due' ]
+	# A reference under the GPL that is no black box, and a side with no licence.
+	jq '.sides.ref.license = "GPL-3.0-only"' good.json > docs/perf.json
+	run -2 --separate-stderr fake compare-ci
+	[[ $stderr == *"perfdoc: docs/perf.json: side ref: licence GPL-3.0-only: a GPL reference runs only as a black box, a separate program never linked (make compare: COMPARE_BLACKBOX_ref = 1)"* ]]
+	jq '.sides.ref.license = "GPL-3.0-only" | .sides.ref.blackbox = true' good.json > docs/perf.json
+	run -0 --separate-stderr perfdoc -R docs/perf.json
+	jq 'del(.sides.impl.license)' good.json > docs/perf.json
+	run -1 --separate-stderr perfdoc -R docs/perf.json
+	[ "$stderr" = "perfdoc: docs/perf.json: side impl states no licence: every side needs one (make compare: COMPARE_LICENSE_impl)" ]
 }
 
 @test "compare: a document that cannot be read fixes no reference: a full run replaces it" {
