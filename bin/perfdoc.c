@@ -33,8 +33,6 @@ static const char *stopwhy;
 /* -a: the implementation's counts-mode line; -K: keep the old rows, allocations only. */
 static const char *countspath;
 static int keeprows;
-/* Whether the earlier document describes another run (with -K, not refused). */
-static int olddiffers;
 
 static void addmeta(struct buf *b, const char *key, size_t keylen, const char *raw, size_t rawlen,
     int isstr);
@@ -170,10 +168,7 @@ option(int c, const char *arg)
 	jrecord_free(&r);
 }
 
-/*
- * Refuse to resume old when an object member differs from new's; with -K
- * only note that it does (olddiffers).
- */
+/* Refuse to resume old when an object member differs from new's. */
 static void
 samefields(const char *what, const char *oldraw, size_t oldlen, const char *newraw,
     size_t newlen, const char *skip)
@@ -194,10 +189,6 @@ samefields(const char *what, const char *oldraw, size_t oldlen, const char *newr
 		if (g != NULL && (i >= o.n ||
 		    (g->rawlen == f->rawlen && memcmp(g->raw, f->raw, f->rawlen) == 0)))
 			continue;
-		if (keeprows) {
-			olddiffers = 1;
-			break;
-		}
 		buf_printf(&b, "%s.%.*s differs: was ", what, (int)f->keylen, f->key);
 		doc_quoted(&b, i < o.n ? f : g);
 		buf_puts(&b, ", now ");
@@ -223,8 +214,12 @@ missingrow(struct buf *b, const char *c)
 	buf_puts(b, ",\"metric\":");
 	buf_str(b, why.p);
 	why.n = 0;
-	buf_printf(&why, "not measured: %s", stopwhy != NULL ? stopwhy : "no row was given for this case");
-	buf_printf(b, ",\"valid\":false,\"deferred\":\"%s\",\"error\":", stopwhy != NULL ? "stopped" : "missing");
+	/* A case new to an allocations-only run (-K) is the contract's deferred row. */
+	buf_printf(&why, "not measured: %s", stopwhy != NULL ? stopwhy : keeprows ?
+	    "allocations only (make compare-allocs); make compare RESUME=1 times it" :
+	    "no row was given for this case");
+	buf_printf(b, ",\"valid\":false,\"deferred\":\"%s\",\"error\":", stopwhy != NULL ? "stopped" :
+	    keeprows ? "allocs" : "missing");
 	buf_str(b, why.p);
 	buf_puts(b, ",\"rounds\":0,\"retries\":0}");
 	free(why.p);
@@ -238,7 +233,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	struct jrecord r = { 0 }, top = { 0 }, counts = { 0 };
 	struct doc od = { 0 };
 	const struct jfield *f;
-	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp, *countstext = NULL;
+	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp, *countstext = NULL, *impl = NULL;
 	size_t nrows = 0, i, j, len, valid = 0, accuracy = 0;
 	int k, rc;
 	FILE *fp;
@@ -258,8 +253,23 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		buf_puts(&sides, "}");
 	}
 	buf_puts(&sides, "}");
-	if (old != NULL) {
+	if (old != NULL)
 		doc_read(&od, old);
+	if (old != NULL && keeprows) {
+		/*
+		 * Allocations only (-K): the measurement's machine, run (its date
+		 * and commit) and sides are kept as they are, whatever this run.
+		 */
+		mach.n = run.n = sides.n = 0;
+		f = doc_need(&od.top, "machine", J_OBJECT, old);
+		buf_add(&mach, f->raw, f->rawlen);
+		f = doc_need(&od.top, "run", J_OBJECT, old);
+		buf_add(&run, f->raw, f->rawlen);
+		f = doc_need(&od.top, "sides", J_OBJECT, old);
+		buf_add(&sides, f->raw, f->rawlen);
+		free(impl);
+		impl = doc_str(&od.top, "implementation", old);
+	} else if (old != NULL) {
 		f = doc_need(&od.top, "machine", J_OBJECT, old);
 		samefields("machine", f->raw, f->rawlen, mach.p, mach.n, NULL);
 		f = doc_need(&od.top, "run", J_OBJECT, old);
@@ -274,14 +284,14 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 			jparse(f->raw, f->rawlen, &os);
 			g = jget(&os, top.field[i].key, top.field[i].keylen);
 			snprintf(what, sizeof what, "sides.%.*s", (int)top.field[i].keylen, top.field[i].key);
-			if (g == NULL && keeprows)
-				olddiffers = 1;
-			else if (g == NULL)
+			if (g == NULL)
 				die("resume refused: side %.*s is new", (int)top.field[i].keylen, top.field[i].key);
 			else
 				samefields(what, g->raw, g->rawlen, top.field[i].raw, top.field[i].rawlen, NULL);
 			jrecord_free(&os);
 		}
+	}
+	if (old != NULL) {
 		for (i = 0; i < od.nrows; i++) {
 			rowtext = xrealloc(rowtext, (nrows + 1) * sizeof *rowtext);
 			rowcase = xrealloc(rowcase, (nrows + 1) * sizeof *rowcase);
@@ -311,11 +321,9 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		}
 		for (j = 0; j < nrows && strcmp(rowcase[j], c) != 0; j++)
 			;
-		if (text == NULL && keeprows && j < nrows) {
-			/* -K: the old row stays, timings and all; untimed when of another run. */
-			jparse(rowtext[j], strlen(rowtext[j]), &r);
-			text = olddiffers && doc_valid(&r) ? ci_row_untimed(rowtext[j]) : xstrdup(rowtext[j]);
-		}
+		/* -K: the old row stays, timings and all. */
+		if (text == NULL && keeprows && j < nrows)
+			text = xstrdup(rowtext[j]);
 		if (text == NULL) {
 			struct buf b = { 0 };
 
@@ -351,10 +359,14 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		rc = 2;
 		goto done;
 	}
-	/* Schema 2 only with accuracy: a document without stays schema 1, byte for byte. */
+	/*
+	 * Schema 2 only with accuracy: a document without stays schema 1, byte
+	 * for byte. No row timed at all (-K): the contract's "deferred".
+	 */
 	buf_printf(&doc, "{\"schema\":%d,\n\"status\":\"%s\",\n\"rows_valid\":%zu,\n\"rows_total\":%zu,\n"
-	    "\"implementation\":", accuracy ? PERFJSON_SCHEMA_ACCURACY : PERFJSON_SCHEMA, valid == nrows ? "complete" : "partial", valid, nrows);
-	buf_str(&doc, nside > 0 ? sidename[0] : "");
+	    "\"implementation\":", accuracy ? PERFJSON_SCHEMA_ACCURACY : PERFJSON_SCHEMA,
+	    valid == nrows ? "complete" : valid == 0 ? "deferred" : "partial", valid, nrows);
+	buf_str(&doc, impl != NULL ? impl : nside > 0 ? sidename[0] : "");
 	buf_printf(&doc, ",\n\"machine\":%s,\n\"run\":%s,\n\"sides\":%s,\n\"rows\":[\n%s\n]}\n",
 	    mach.p, run.p, sides.p, rows.p ? rows.p : "");
 	/* Whole or not at all: a temporary file, renamed. */
@@ -392,6 +404,7 @@ done:
 	jrecord_free(&top);
 	jrecord_free(&counts);
 	free(countstext);
+	free(impl);
 	if (old != NULL)
 		doc_free(&od);
 	return rc;

@@ -93,45 +93,6 @@ ci_row_allocs(const char *row, const struct jrecord *counts)
 	return b.p;
 }
 
-char *
-ci_row_untimed(const char *row)
-{
-	static const char *const gone[] = { "valid", "deferred", "error" };
-	static const char deferral[] = "\"valid\":false,\"deferred\":\"allocs\",\"error\":"
-	    "\"not timed in this run (make compare-allocs): make compare RESUME=1 times it\"";
-	struct jrecord r = { 0 };
-	struct buf b = { 0 };
-	size_t i, j, n = 0;
-	int said = 0;
-
-	if (jparse(row, strlen(row), &r) != NULL)
-		die("a row that is not a record: %.60s", row);
-	buf_puts(&b, "{");
-	for (i = 0; i < r.n; i++) {
-		const struct jfield *f = &r.field[i];
-
-		for (j = 0; j < 3 && !jfield_is(f, gone[j]); j++)
-			;
-		if (j < 3)
-			continue;
-		buf_printf(&b, "%s\"%.*s\":", n++ ? "," : "", (int)f->keylen, f->key);
-		if (f->type == J_STRING)
-			buf_printf(&b, "\"%.*s\"", (int)f->rawlen, f->raw);
-		else
-			buf_add(&b, f->raw, f->rawlen);
-		/* The row's verdict members follow its case and metric, as refjudge's do. */
-		if (jfield_is(f, "metric") && !said) {
-			buf_printf(&b, ",%s", deferral);
-			said = 1;
-		}
-	}
-	if (!said)
-		buf_printf(&b, "%s%s", n ? "," : "", deferral);
-	buf_puts(&b, "}");
-	jrecord_free(&r);
-	return b.p;
-}
-
 /* One allocation figure of a case against the document's. */
 static int
 ci_compare(const char *c, const char *what, const struct jfield *now, const struct jfield *was)

@@ -24,9 +24,6 @@ char *ci_read_counts(const char *path, struct jrecord *r);
  */
 char *ci_row_allocs(const char *row, const struct jrecord *counts);
 
-/* row made deferred ("allocs"): not timed in this run; its other members kept. */
-char *ci_row_untimed(const char *row);
-
 /*
  * 0 when counts' allocations a call of every case (cases, or else every
  * row's) equal the document's; else 1, a line for each that differs.

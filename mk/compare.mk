@@ -12,9 +12,10 @@
 #	                          allocations a call are those perf.json records,
 #	                          every public function of COMPARE_HEADER has a case
 #	                          or a line "- `name`: reason" in COMPARE_EXEMPT
-#	make compare-allocs       record the allocations in perf.json, nothing timed
-#	                          (its rows kept, deferred when timed in another run;
-#	                          a new case a deferred row)
+#	make compare-allocs       record the allocations in perf.json, nothing timed,
+#	                          nothing built but the implementation: the rows,
+#	                          timings, date and commit of the measurement kept,
+#	                          a new case a deferred row
 #
 # make compare fails (status 2) when a row is deferred: the document and its
 # table are written with the valid rows and the deferred ones, and the

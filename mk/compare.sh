@@ -80,6 +80,23 @@ if [ "$mode" = ci ]; then
 	exit $rc
 fi
 
+# make compare-allocs: the allocations a call recorded, nothing timed.
+# With a document that reads, its rows, timings, date, commit, machine and
+# sides are kept as the measurement left them (the counts are exact on any
+# tree and under any load), a new case a deferred row; so nothing but the
+# implementation is built or run. Without one, a document of deferred rows.
+if [ "$mode" = allocs ]; then
+	impl_counts "$dir/counts.out"
+	[ -n "$counts" ] || { say "compare-allocs: COMPARE_ALLOCS=0: nothing to record"; exit 2; }
+	if [ -f "$doc" ] && "$bin/perfdoc" -q "$doc" > /dev/null 2>&1; then
+		list=$(echo $COMPARE_SIDES | tr ' ' ',')
+		"$bin/perfdoc" -o "$doc" -K -r "$doc" -a "$dir/counts.out" -s "$list" -C "$cases" || exit 2
+		"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+		say "wrote the allocations of $cases into $doc, and $COMPARE_TABLE"
+		exit 0
+	fi
+fi
+
 if [ "${RESUME:-0}" = 1 ]; then
 	[ -f "$doc" ] || { say "RESUME=1: no $doc to resume"; exit 2; }
 	cases=$("$bin/perfdoc" -q "$doc") || exit 2
@@ -214,7 +231,8 @@ for s in $COMPARE_SIDES; do
 		set -- "$@" -A "$s:source=$v" -A "$s:source_sha256=$(sha256sum < "$v" | cut -c1-64)"
 	fi
 	v=$(side_var "$s" ABOUT)
-	if [ -n "$v" ]; then
+	# What a side ran with describes a timing; allocations only run none.
+	if [ -n "$v" ] && [ "$mode" != allocs ]; then
 		# With the thread variables alternate gives the sides, so that a
 		# library's thread count is the one the side measured with.
 		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
@@ -223,16 +241,11 @@ for s in $COMPARE_SIDES; do
 	fi
 done
 
-# make compare-allocs: the allocations recorded, nothing timed; every
-# row kept (deferred when its timings are of another run), a new case a
-# deferred row.
+# make compare-allocs with no document yet: every row deferred, described.
 if [ "$mode" = allocs ]; then
-	impl_counts "$dir/counts.out"
-	[ -n "$counts" ] || { say "compare-allocs: COMPARE_ALLOCS=0: nothing to record"; exit 2; }
-	[ -f "$doc" ] && set -- -r "$doc" "$@"
 	"$bin/perfdoc" -o "$doc" -K -a "$dir/counts.out" -s "$list" -C "$cases" "$@" || exit 2
 	"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
-	say "wrote the allocations of $cases into $doc, and $COMPARE_TABLE"
+	say "wrote the allocations of $cases into $doc, every row deferred, and $COMPARE_TABLE"
 	exit 0
 fi
 
