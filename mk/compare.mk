@@ -133,12 +133,20 @@ COMPARE_ORACLE = $(COMPARE_DIR)/oracle/bench
 COMPARE_RESULT_count_below = i32
 COMPARE_ACCURACY ?= budget.toml
 # COMPARE_WORKERS=1: every side a long-lived worker (wside, bench/worker.h),
-# started once, fed the argument files COMPARE_INPUT writes (BENCH_INPUT).
+# started once in its run directory, fed each case's inputs as
+# COMPARE_INPUT writes them (BENCH_INPUT), loaded as a float64 matrix of
+# COMPARE_SHAPE_<case> (COLSxROWS, column-major: bench.c's values in
+# order, as kata/worker.c says); NumPy's speaks JSON lines.
 COMPARE_INPUT = $(COMPARE_DIR)/kata/bench
-COMPARE_WORKER_kata = $(COMPARE_DIR)/kata/worker
-COMPARE_WORKER_plain = $(COMPARE_DIR)/plain/worker
-COMPARE_WORKER_blas = $(COMPARE_DIR)/blas/worker
+COMPARE_SHAPE_matmul = 384x192
+COMPARE_SHAPE_sum = 1x8192
+COMPARE_SHAPE_rmsnorm = 17x1024
+COMPARE_SHAPE_count_below = 257x1024
+COMPARE_WORKER_kata = $(abspath $(COMPARE_DIR)/kata/worker)
+COMPARE_WORKER_plain = $(abspath $(COMPARE_DIR)/plain/worker)
+COMPARE_WORKER_blas = $(abspath $(COMPARE_DIR)/blas/worker)
 COMPARE_WORKER_numpy = $(COMPARE_PYTHON) $(abspath kata/numpy_worker.py) --worker
+COMPARE_WORKER_JSON_numpy = 1
 COMPARE_PREREQ = compare-sides
 COMPARE_CI_PREREQ = compare-side-kata
 COMPARE_HEADER ?= kata/kernels.h
@@ -163,8 +171,10 @@ COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/r
 # Accuracy's part of compare.sh's environment (COMPARE_ORACLE: none, none scored).
 COMPARE_WORKERS ?= 0
 COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY COMPARE_WORKERS COMPARE_INPUT,$(v)=$(call compare_q,$($(v)))) \
-    $(foreach s,$(COMPARE_SIDES),COMPARE_WORKER_$(s)=$(call compare_q,$(COMPARE_WORKER_$(s)))) \
-    $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))))
+    $(foreach s,$(COMPARE_SIDES),COMPARE_WORKER_$(s)=$(call compare_q,$(COMPARE_WORKER_$(s))) \
+        COMPARE_WORKER_JSON_$(s)=$(call compare_q,$(COMPARE_WORKER_JSON_$(s)))) \
+    $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))) \
+        COMPARE_SHAPE_$(c)=$(call compare_q,$(COMPARE_SHAPE_$(c))))
 COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore $(COMPARE_BIN)/wside
 
 # RESUME=1 on a document with no deferred row has nothing to do: it builds

@@ -291,48 +291,55 @@ score_row() {
 	    { say "row $c: the oracle ($COMPARE_ORACLE) failed"; return 2; }
 	[ -f "$ev/oracle.bin" ] || { say "row $c: the oracle wrote no $ev/oracle.bin"; return 2; }
 	shift $#
+	t=$(eval "printf '%s' \"\${COMPARE_RESULT_$c:-f32}\"")
 	for s in $COMPARE_SIDES; do
 		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
-		    BENCH_CASES=$c BENCH_EVAL=$ev/$s.bin sh -c "$(side_var "$s" CMD)" >/dev/null ||
+		    BENCH_CASES=$c BENCH_EVAL=$ev/$s.bin BENCH_RESULT=$t sh -c "$(side_var "$s" CMD)" >/dev/null ||
 		    { say "row $c: side $s failed to evaluate the case (BENCH_EVAL)"; return 2; }
 		[ -f "$ev/$s.bin" ] || { say "row $c: side $s wrote no $ev/$s.bin (BENCH_EVAL)"; return 2; }
 		set -- "$@" "$s=$ev/$s.bin"
 	done
-	t=$(eval "printf '%s' \"\${COMPARE_RESULT_$c:-f32}\"")
 	"$bin/ulpscore" -c "$c" -t "$t" ${COMPARE_ACCURACY:+-b "$COMPARE_ACCURACY"} \
 	    -o "$ev/oracle.bin" "$@" > "$dir/rows/$c.acc"
 }
 
 # COMPARE_WORKERS=1: each side with a COMPARE_WORKER_S is a long-lived
-# worker, started here once (wside -s: one thread shown, every argument
-# file's digest checked), each case's inputs written once by COMPARE_INPUT
-# (BENCH_INPUT); the side's command becomes wside on that worker, so that
-# no round includes its start-up. Stopped when this script ends.
-workers=
+# worker, started here once in its run directory, keyed by the commit
+# ($dir/workers/<commit>/<side>: wside -s: one thread shown, every
+# argument's digest checked), each case's inputs written once by
+# COMPARE_INPUT (BENCH_INPUT) and loaded as a matrix of COMPARE_SHAPE_CASE;
+# COMPARE_WORKER_JSON_S=1: it speaks JSON lines. The side's command
+# becomes wside on that worker, so that no round includes its start-up;
+# what the worker said of itself joins the side's description. Stopped
+# when this script ends.
+workers= wroot=$dir/workers/$commit
 # start_worker SIDE COMMAND: its own "$@", not the run's description.
 start_worker() {
-	ws=$1 wd=$dir/workers/$1 w=$2
+	ws=$1 wd=$wroot/$1 w=$2
 	mkdir -p "$wd" || return 2
 	shift $#
 	for c in $cases; do
-		ln -f "$dir/workers/args/$c.arg" "$wd/$c.arg" 2>/dev/null ||
-		    cp "$dir/workers/args/$c.arg" "$wd/$c.arg" || return 2
-		set -- "$@" -a "$c=$c.arg"
+		shape=$(eval "printf '%s' \"\${COMPARE_SHAPE_$c-}\"")
+		[ -n "$shape" ] || { say "row $c: COMPARE_SHAPE_$c is empty: a worker loads a matrix, COLSxROWS"; return 2; }
+		ln -f "$wroot/args/$c.arg" "$wd/$c.arg" 2>/dev/null ||
+		    cp "$wroot/args/$c.arg" "$wd/$c.arg" || return 2
+		set -- "$@" -a "$c=$shape:$c.arg"
 	done
+	[ "$(side_var "$ws" WORKER_JSON)" = 1 ] && set -- -j "$@"
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
 	    "$bin/wside" -s "$wd" "$@" -- sh -c "exec $w" || { say "side $ws: its worker was refused"; return 2; }
 }
 stop_workers() {
 	for s in $workers; do
-		"$bin/wside" -q "$dir/workers/$s" 2>/dev/null
+		"$bin/wside" -q "$wroot/$s" 2>/dev/null
 	done
 }
 if [ "${COMPARE_WORKERS:-0}" = 1 ]; then
 	trap stop_workers EXIT
 	trap 'exit 2' INT TERM HUP
-	rm -rf "$dir/workers" && mkdir -p "$dir/workers/args" || exit 2
+	rm -rf "$wroot" && mkdir -p "$wroot/args" || exit 2
 	for c in $cases; do
-		BENCH_CASES=$c BENCH_INPUT=$dir/workers/args/$c.arg sh -c "$COMPARE_INPUT" ||
+		BENCH_CASES=$c BENCH_INPUT=$wroot/args/$c.arg sh -c "$COMPARE_INPUT" ||
 		    { say "row $c: COMPARE_INPUT ($COMPARE_INPUT) wrote no argument file"; exit 2; }
 	done
 	for s in $COMPARE_SIDES; do
@@ -340,7 +347,8 @@ if [ "${COMPARE_WORKERS:-0}" = 1 ]; then
 		[ -n "$w" ] || continue
 		start_worker "$s" "$w" || exit 2
 		workers="$workers $s"
-		eval "COMPARE_CMD_$s=\"'\$bin/wside' '\$dir/workers/\$s'\""
+		eval "COMPARE_CMD_$s=\"'\$bin/wside' '\$wroot/\$s'\""
+		set -- "$@" -J "$s=$wroot/$s/worker.json"
 	done
 fi
 
