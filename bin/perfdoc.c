@@ -5,7 +5,8 @@
  * deferred rows); renders its Markdown table, checks that a table is what
  * the document renders, drafts one issue per row where the implementation
  * is slower than a reference (perftable.c); lists the deferred rows;
- * checks every side's licence and every row's entries (perfci.c). The
+ * checks every side's licence and every row's entries (perfci.c); writes
+ * and checks the lock of the references' environment (perflock.c). The
  * document's schema is in perfdoc(1); it is read back by perfjson.c.
  */
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "jsonl.h"
 #include "perfci.h"
 #include "perfjson.h"
+#include "perflock.h"
 #include "perfprov.h"
 #include "perftable.h"
 #include "util.h"
@@ -168,37 +170,6 @@ option(int c, const char *arg)
 	jrecord_free(&r);
 }
 
-/* Refuse to resume old when an object member differs from new's. */
-static void
-samefields(const char *what, const char *oldraw, size_t oldlen, const char *newraw,
-    size_t newlen, const char *skip)
-{
-	struct jrecord o = { 0 }, n = { 0 };
-	const struct jfield *f, *g;
-	struct buf b = { 0 };
-	size_t i;
-
-	if (jparse(oldraw, oldlen, &o) != NULL || jparse(newraw, newlen, &n) != NULL)
-		die("resume: %s is not an object", what);
-	/* Every old member against the new one, then the new members the old lacks. */
-	for (i = 0; i < o.n + n.n; i++) {
-		f = i < o.n ? &o.field[i] : &n.field[i - o.n];
-		g = jget(i < o.n ? &n : &o, f->key, f->keylen);
-		if (skip != NULL && f->keylen == strlen(skip) && memcmp(f->key, skip, f->keylen) == 0)
-			continue;
-		if (g != NULL && (i >= o.n ||
-		    (g->rawlen == f->rawlen && memcmp(g->raw, f->raw, f->rawlen) == 0)))
-			continue;
-		buf_printf(&b, "%s.%.*s differs: was ", what, (int)f->keylen, f->key);
-		doc_quoted(&b, i < o.n ? f : g);
-		buf_puts(&b, ", now ");
-		doc_quoted(&b, i < o.n ? g : f);
-		die("resume refused: %s", b.p);
-	}
-	jrecord_free(&o);
-	jrecord_free(&n);
-}
-
 /*
  * The row of a case of -C that no row file holds: deferred, and why only
  * as far as perfdoc was told (-S): it cannot know that a gate closed.
@@ -270,26 +241,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		free(impl);
 		impl = doc_str(&od.top, "implementation", old);
 	} else if (old != NULL) {
-		f = doc_need(&od.top, "machine", J_OBJECT, old);
-		samefields("machine", f->raw, f->rawlen, mach.p, mach.n, NULL);
-		f = doc_need(&od.top, "run", J_OBJECT, old);
-		samefields("run", f->raw, f->rawlen, run.p, run.n, "date");
-		f = doc_need(&od.top, "sides", J_OBJECT, old);
-		jparse(sides.p, sides.n, &top);
-		for (i = 0; i < top.n; i++) {
-			const struct jfield *g;
-			struct jrecord os = { 0 };
-			char what[300];
-
-			jparse(f->raw, f->rawlen, &os);
-			g = jget(&os, top.field[i].key, top.field[i].keylen);
-			snprintf(what, sizeof what, "sides.%.*s", (int)top.field[i].keylen, top.field[i].key);
-			if (g == NULL)
-				die("resume refused: side %.*s is new", (int)top.field[i].keylen, top.field[i].key);
-			else
-				samefields(what, g->raw, g->rawlen, top.field[i].raw, top.field[i].rawlen, NULL);
-			jrecord_free(&os);
-		}
+		prov_resume(&od, &mach, &run, &sides);
 	}
 	if (old != NULL) {
 		for (i = 0; i < od.nrows; i++) {
@@ -418,7 +370,8 @@ usage(void)
 	    "       %s -t | -q | -R | -c table.md | -d dir perf.json\n"
 	    "       %s -k counts.json [-C cases] perf.json\n"
 	    "       %s -p header.h [-e exempt.md] perf.json\n"
-	    "       %s -V\n", argv0, argv0, argv0, argv0, argv0);
+	    "       %s -L refs.lock | -W refs.lock side=lock.json ...\n"
+	    "       %s -V\n", argv0, argv0, argv0, argv0, argv0, argv0);
 	exit(2);
 }
 
@@ -426,7 +379,7 @@ int
 main(int argc, char *argv[])
 {
 	const char *out = NULL, *old = NULL, *checkpath = NULL, *draftdir = NULL;
-	const char *headerpath = NULL, *exemptpath = "docs/perf-exempt.md", *fixedpath = NULL;
+	const char *headerpath = NULL, *exemptpath = "docs/perf-exempt.md", *fixedpath = NULL, *lockpath = NULL;
 	struct jrecord counts = { 0 };
 	char *ctext;
 	char *cases = NULL, *p, **opts;
@@ -439,7 +392,7 @@ main(int argc, char *argv[])
 		return print_version();
 	opts = xmalloc((size_t)argc * 2 * sizeof *opts);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":a:A:b:c:C:d:e:f:F:J:k:Kl:m:n:o:p:qRr:s:S:t")) != -1) {
+	while ((c = getopt(argc, argv, ":a:A:b:c:C:d:e:f:F:J:k:Kl:L:m:n:o:p:qRr:s:S:tW:")) != -1) {
 		switch (c) {
 		case 'A': case 'b': case 'F': case 'J': case 'l': case 'm': case 'n':
 			opts[nopts++] = c == 'A' ? "A" : c == 'b' ? "b" : c == 'F' ? "F" : c == 'J' ? "J" :
@@ -489,6 +442,10 @@ main(int argc, char *argv[])
 			headerpath = optarg;
 			mode = c;
 			break;
+		case 'L': case 'W':
+			lockpath = optarg;
+			mode = c;
+			break;
 		case 's':
 			for (p = strtok(optarg, ","); p != NULL; p = strtok(NULL, ",")) {
 				sidename = xrealloc(sidename, (nside + 1) * sizeof *sidename);
@@ -529,6 +486,22 @@ main(int argc, char *argv[])
 		return c;
 	}
 	free(opts);
+	if (mode == 'L' || mode == 'W') {
+		char **file = xmalloc(((size_t)argc + 1) * sizeof *file), *eq;
+
+		/* side=file: what each reference's COMPARE_LOCK_<side> command printed. */
+		for (i = 0; i < argc; i++) {
+			if ((eq = strchr(argv[i], '=')) == NULL || eq == argv[i])
+				die("%s: expected side=lock.json", argv[i]);
+			*eq = '\0';
+			file[i] = eq + 1;
+		}
+		if (mode == 'W')
+			lock_write(lockpath, argv, file, argc);
+		c = mode == 'L' ? lock_check(lockpath, argv, file, argc) : 0;
+		free(file);
+		return c;
+	}
 	if (mode == 0 || argc != 1)
 		usage();
 	doc_read(&d, argv[0]);

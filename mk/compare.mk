@@ -12,6 +12,8 @@
 #	                          allocations a call are those perf.json records,
 #	                          every public function of COMPARE_HEADER has a case
 #	                          or a line "- `name`: reason" in COMPARE_EXEMPT
+#	make compare-lock         rewrite COMPARE_LOCK (docs/refs.lock), the pinned
+#	                          reference environment, from this machine
 #	make compare-allocs       record the allocations in perf.json, nothing timed,
 #	                          nothing built but the implementation: the rows,
 #	                          timings, date and commit of the measurement kept,
@@ -47,6 +49,8 @@
 #	                    reference is refused unless
 #	COMPARE_BLACKBOX_S = 1: a separate program, never built or linked here
 #	COMPARE_ABOUT_S     a command printing a JSON object about it
+#	COMPARE_LOCK_S      a reference's command printing what pins it:
+#	                    {"package":...,"version":...,"files":[paths]}
 
 COMPARE_SAVED_GOAL := $(.DEFAULT_GOAL)
 COMPARE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -123,6 +127,12 @@ COMPARE_LDLIBS_blas = $(COMPARE_BLAS_LIBS) -lm
 COMPARE_VERSION_blas = $(COMPARE_CC_blas) --version
 COMPARE_LICENSE_blas = BSD-3-Clause
 COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
+# The pinned reference environment (docs/refs.lock): each reference's
+# package, version and the libraries it loads, as it says them.
+COMPARE_LOCK ?= docs/refs.lock
+COMPARE_LOCK_plain = $(COMPARE_DIR)/plain/worker --lock
+COMPARE_LOCK_blas = $(COMPARE_DIR)/blas/worker --lock
+COMPARE_LOCK_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --lock
 # Four sides: a Williams cycle is 4 rounds, so 8 (6 would leave it half run).
 ifeq ($(origin COMPARE_ROUNDS),file)
 COMPARE_ROUNDS = 8
@@ -153,6 +163,13 @@ COMPARE_HEADER ?= kata/kernels.h
 endif
 # What compare-ci and compare-allocs build: the implementation is enough.
 COMPARE_CI_PREREQ ?= $(COMPARE_PREREQ)
+# The pinned reference environment: a committed file naming, for every
+# reference, its package, its version and the SHA-256 of every library
+# file it loads, from its COMPARE_LOCK_S command (one JSON object,
+# {"package":...,"version":...,"files":[paths]}); make compare refuses a
+# machine whose references differ, make compare-lock rewrites the file on
+# purpose. Empty: nothing is pinned.
+COMPARE_LOCK ?=
 
 # compare.sh's environment, given to its recipe alone: exported, the
 # variables would be expanded (NumPy looked for) in every recipe of the
@@ -160,11 +177,12 @@ COMPARE_CI_PREREQ ?= $(COMPARE_PREREQ)
 compare_q = '$(subst ','\'',$(1))'
 COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES \
     COMPARE_CASES COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
-    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_COMMIT COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT,$(v)=$(call compare_q,$($(v)))) \
-    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CC CFLAGS SOURCE SOURCES ABOUT LICENSE BLACKBOX,\
+    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_COMMIT COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT \
+    COMPARE_LOCK,$(v)=$(call compare_q,$($(v)))) \
+    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CC CFLAGS SOURCE SOURCES ABOUT LICENSE BLACKBOX LOCK,\
     COMPARE_$(k)_$(s)=$(call compare_q,$(COMPARE_$(k)_$(s)))))
 
-.PHONY: compare compare-check compare-table compare-drafts compare-sides compare-side-kata compare-ci compare-allocs
+.PHONY: compare compare-check compare-table compare-drafts compare-sides compare-side-kata compare-ci compare-allocs compare-lock
 
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
@@ -218,6 +236,10 @@ compare-ci: $(COMPARE_BIN)/perfdoc $(COMPARE_CI_PREREQ)
 
 compare-allocs: $(COMPARE_TOOLS) $(COMPARE_CI_PREREQ)
 	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh allocs
+
+# Rewrite COMPARE_LOCK from what the references here say, on purpose.
+compare-lock: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
+	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh lock
 
 # Paths are quoted for the shell: a name may hold blanks, quotes or ;.
 compare-check: $(COMPARE_BIN)/perfdoc

@@ -97,6 +97,32 @@ if [ "$mode" = allocs ]; then
 	fi
 fi
 
+# refs_lock FLAG: perfdoc FLAG (-L check, -W write) on COMPARE_LOCK, with
+# what every reference says of itself now (COMPARE_LOCK_S, one JSON
+# object: its package, version and the library files it loaded).
+refs_lock() {
+	flag=$1 first=1
+	shift $#
+	mkdir -p "$dir/refs" || return 2
+	for s in $COMPARE_SIDES; do
+		[ $first = 1 ] && { first=0; continue; }
+		v=$(side_var "$s" LOCK)
+		[ -n "$v" ] || { say "reference $s: COMPARE_LOCK_$s is empty: every reference is pinned in $COMPARE_LOCK"; return 2; }
+		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
+		    sh -c "$v" > "$dir/refs/$s.json" || { say "reference $s: $v failed"; return 2; }
+		set -- "$@" "$s=$dir/refs/$s.json"
+	done
+	"$bin/perfdoc" "$flag" "$COMPARE_LOCK" "$@"
+}
+
+# make compare-lock: the pinned environment rewritten, on purpose.
+if [ "$mode" = lock ]; then
+	[ -n "${COMPARE_LOCK-}" ] || { say "compare-lock: COMPARE_LOCK is empty: nothing is pinned"; exit 2; }
+	refs_lock -W || exit 2
+	say "wrote $COMPARE_LOCK: the references of this machine, pinned"
+	exit 0
+fi
+
 if [ "${RESUME:-0}" = 1 ]; then
 	[ -f "$doc" ] || { say "RESUME=1: no $doc to resume"; exit 2; }
 	cases=$("$bin/perfdoc" -q "$doc") || exit 2
@@ -197,6 +223,17 @@ fi
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
     -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
     -n "rounds=$rounds" -m "gauge=$gauge" -n "maxload=$maxload"
+# The pinned references: this machine's must be the lock's, and the lock
+# is the run's, so that a resume refuses another (allocations only pin
+# nothing: they run no reference).
+if [ -n "${COMPARE_LOCK-}" ] && [ "$mode" != allocs ]; then
+	[ -f "$COMPARE_LOCK" ] || { say "no $COMPARE_LOCK, the pinned references: make compare-lock writes it"; exit 2; }
+	if ! refs_lock -L; then
+		say "the references here are not those $COMPARE_LOCK pins: make compare-lock rewrites it, on purpose"
+		exit 2
+	fi
+	set -- "$@" -m "refs_lock_sha256=$(sha256sum < "$COMPARE_LOCK" | cut -c1-64)"
+fi
 list=
 for s in $COMPARE_SIDES; do
 	list=${list:+$list,}$s

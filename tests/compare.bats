@@ -490,6 +490,66 @@ gitproject() {
 	[ "$stderr" = "perfdoc: docs/perf.json: side impl states no licence: every side needs one (make compare: COMPARE_LICENSE_impl)" ]
 }
 
+@test "compare: a pinned reference environment: compare-lock writes it, make compare refuses another, naming file, versions and digests" {
+	mkdir lib && echo one > lib/ref.so
+	locked() { fake "$@" COMPARE_LOCK=refs.lock COMPARE_LOCK_ref="$C/lock.sh"; }
+	run -2 --separate-stderr locked compare
+	[[ $stderr == *"compare: no refs.lock, the pinned references: make compare-lock writes it"* ]]
+	run -0 --separate-stderr locked compare-lock
+	[[ $stderr == *"compare: wrote refs.lock: the references of this machine, pinned"* ]]
+	one=$(sha256sum < lib/ref.so | cut -c1-64)
+	[ "$(cat refs.lock)" = "{\"reference\":\"ref\",\"package\":\"ref\",\"version\":\"1.0\",\"files\":{\"$PWD/lib/ref.so\":\"$one\"}}" ]
+	run -0 --separate-stderr locked compare
+	jq -e --arg d "$(sha256sum < refs.lock | cut -c1-64)" '.run.refs_lock_sha256 == $d' docs/perf.json
+	# Another build of the library, another version: refused before anything runs.
+	echo two > lib/ref.so
+	two=$(sha256sum < lib/ref.so | cut -c1-64)
+	rm -f calls
+	FAKE_REFVER=1.1 run -2 --separate-stderr locked compare
+	[[ $stderr == *"perfdoc: refs.lock:1: reference ref: ref 1.0 locked, ref 1.1 here"* ]]
+	[[ $stderr == *"perfdoc: refs.lock:1: reference ref: $PWD/lib/ref.so: sha256 $one locked (ref 1.0), $two here (ref 1.1)"* ]]
+	[[ $stderr == *"compare: the references here are not those refs.lock pins: make compare-lock rewrites it, on purpose"* ]]
+	[ ! -e calls ]
+	# A library loaded that the lock does not name, one it names not loaded.
+	echo three > lib/other.so
+	FAKE_LIBS="lib/other.so" run -2 --separate-stderr locked compare
+	[[ $stderr == *"reference ref: $PWD/lib/other.so: loaded here (sha256 "*", ref 1.0), not locked (ref 1.0)"* ]]
+	[[ $stderr == *"reference ref: $PWD/lib/ref.so: locked (sha256 $one, ref 1.0), not loaded here (ref 1.0)"* ]]
+	# A reference without its command is not pinned: refused.
+	run -2 --separate-stderr fake compare COMPARE_LOCK=refs.lock
+	[[ $stderr == *"compare: reference ref: COMPARE_LOCK_ref is empty: every reference is pinned in refs.lock"* ]]
+	# On purpose, it is rewritten, and the run goes on.
+	FAKE_REFVER=1.1 run -0 --separate-stderr locked compare-lock
+	FAKE_REFVER=1.1 run -0 --separate-stderr locked compare
+}
+
+@test "compare: RESUME=1 refuses a run under another lock" {
+	mkdir lib && echo one > lib/ref.so
+	locked() { fake "$@" COMPARE_LOCK=refs.lock COMPARE_LOCK_ref="$C/lock.sh"; }
+	run -0 --separate-stderr locked compare-lock
+	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -2 --separate-stderr locked compare
+	cp docs/perf.json before.json
+	setpressure 1.00
+	echo two > lib/ref.so
+	run -0 --separate-stderr locked compare-lock
+	RESUME=1 run -2 --separate-stderr locked compare
+	[[ $stderr == *'perfdoc: resume refused: run.refs_lock_sha256 differs: was "'* ]]
+	cmp docs/perf.json before.json
+}
+
+@test "compare: the kata's references say what pins them: NumPy's modules and BLAS, the C references' libraries" {
+	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "no NumPy"
+	run -0 --separate-stderr /usr/bin/python3 "$TOP/kata/numpy_worker.py" --lock
+	echo "$output" | jq -e '.package == "numpy" and (.version | length) > 0'
+	echo "$output" | jq -e '[.files[] | select(test("numpy/core/_multiarray_umath"))] | length == 1'
+	echo "$output" | jq -e '[.files[] | select(test("blas"))] | length >= 1'
+	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -DPLAIN_AS_KATA -o plainw "$TOP/kata/worker.c" "$TOP/kata/plain.c" -lm
+	run -0 --separate-stderr ./plainw --lock
+	echo "$output" | jq -e '.package == "plain" and (.version | startswith("cc ")) and ([.files[] | select(test("libm[.]so"))] | length == 1)'
+	# The committed lock names every reference of the kata.
+	[ "$(jq -r .reference "$TOP/docs/refs.lock" | paste -sd ' ')" = "plain numpy blas" ]
+}
+
 @test "compare: a document that cannot be read fixes no reference: a full run replaces it" {
 	mkdir docs && echo keep >docs/perf.json
 	run -0 --separate-stderr fake compare COMPARE_CC_ref=cc COMPARE_CFLAGS_ref=-O3
