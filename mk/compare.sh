@@ -156,7 +156,9 @@ if [ $# -ge 3 ]; then
 		rounds=$(( (rounds / period + 1) * period ))
 		say "COMPARE_ROUNDS=$COMPARE_ROUNDS rounded up to $rounds: whole Williams periods of $# sides"
 	else
-		say "COMPARE_ROUNDS=$rounds: $((rounds / period)) whole Williams period(s) of $# sides, $period rounds each"
+		n=$((rounds / period)) p=periods
+		[ $n = 1 ] && p=period
+		say "COMPARE_ROUNDS=$rounds: $n whole Williams $p of $# sides, $period rounds each"
 	fi
 elif [ $# = 2 ]; then
 	# Two sides alternate exactly, any number of rounds: the first

@@ -133,7 +133,7 @@ kata_compare() {
 	[ ! -e build/compare/rows/rmsnorm.jsonl ]
 	printf '[accuracy]\nrmsnorm = four\n' > bad.toml
 	run -2 --separate-stderr kata_compare COMPARE_ACCURACY=bad.toml
-	[ "${stderr_lines[0]}" = "ulpscore: bad.toml:2: [accuracy]: the budget of rmsnorm must be a non-negative number of ulp, not 'four'" ]
+	[ "${stderr_lines[1]}" = "ulpscore: bad.toml:2: [accuracy]: the budget of rmsnorm must be a non-negative number of ulp, not 'four'" ]
 	[ ! -e build/compare/rows/rmsnorm.jsonl ]
 	[ "$(cat docs/perf.json)" = keep ]
 }
