@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "msg.h"
+#include "outfile.h"
 #include "sha256.h"
 #include "util.h"
 #include "version.h"
@@ -240,12 +242,43 @@ now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * The worker's E file, tmp, to the path BENCH_EVAL names, whole through
+ * outfile (a device or a FIFO written in place, never renamed over), and
+ * tmp removed. NULL, or a message.
+ */
+static char *
+copyout(const char *tmp, const char *dst)
+{
+	struct outfile o;
+	char buf[65536], *msg;
+	size_t n;
+	FILE *in;
+
+	if ((in = fopen(tmp, "rb")) == NULL)
+		return msgf("%s: %s", tmp, strerror(errno));
+	if ((msg = outfile_open(&o, dst, "wb")) == NULL) {
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0 && fwrite(buf, 1, n, o.fp) == n)
+			;
+		if (ferror(in)) {
+			msg = msgf("read %s: %s", tmp, strerror(errno));
+			outfile_abort(&o);
+		} else {
+			msg = outfile_commit(&o);
+		}
+	}
+	fclose(in);
+	unlink(tmp);
+	return msg;
+}
+
 /* A round: time (or evaluate) the case BENCH_CASES names. */
 static int
 round_(void)
 {
 	char *keys = path("keys"), line[512], sha[65] = "", key[128], req[WPROTO_LINE_MAX];
 	const char *c = getenv("BENCH_CASES"), *ev = getenv("BENCH_EVAL"), *s;
+	char *err;
 	double reps = envnum("BENCH_REPS", 8), min_s = envnum("BENCH_MIN_S", 0.0005);
 	double max_s = envnum("BENCH_MAX_S", 4 * reps * min_s), best, t0 = now_s();
 	unsigned long long iters = 1;
@@ -278,8 +311,8 @@ round_(void)
 		ask(req, &r);
 		if (r.err)
 			die("%s: %s", req, r.text);
-		if (rename(tmp, ev) != 0)
-			die("rename %s:", ev);
+		if ((err = copyout(tmp, ev)) != NULL)
+			die("%s", err);
 		free(tmp);
 		free(keys);
 		return 0;

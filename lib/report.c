@@ -3,16 +3,13 @@
  * cells: each side's statistic, the change, the budget and the verdict,
  * then the paired ratios' median with its interval and their outcome.
  */
-#include <sys/stat.h>
-
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "msg.h"
+#include "outfile.h"
 #include "report.h"
 #include "util.h"
 
@@ -406,8 +403,8 @@ markdown(FILE *fp, const struct report *rp, const char *note)
 }
 
 /*
- * Only a regular file is replaced by renaming: renaming over /dev/null or
- * a pipe would replace the device itself, so those are written in place.
+ * Written whole through outfile (a regular file renamed into place, a
+ * device such as /dev/null or a FIFO in place, never replaced).
  */
 char *
 report_markdown(const char *path, const struct report *rp)
@@ -418,32 +415,11 @@ report_markdown(const char *path, const struct report *rp)
 char *
 report_markdown_note(const char *path, const struct report *rp, const char *note)
 {
-	size_t n = strlen(path);
-	char *tmp = xmalloc(n + 5), *msg = NULL;
-	const char *out = tmp;
-	struct stat st;
-	FILE *fp;
-	int bad;
+	struct outfile o;
+	char *msg;
 
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		out = path;
-	if ((fp = fopen(out, "w")) == NULL) {
-		msg = msgf("%s: %s", out, strerror(errno));
-		free(tmp);
+	if ((msg = outfile_open(&o, path, "w")) != NULL)
 		return msg;
-	}
-	markdown(fp, rp, note);
-	bad = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || bad) {
-		msg = msgf("write %s: %s", out, strerror(errno));
-		if (out == tmp)
-			unlink(tmp);
-	} else if (out == tmp && rename(tmp, path) != 0) {
-		msg = msgf("rename %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	return msg;
+	markdown(o.fp, rp, note);
+	return outfile_commit(&o);
 }
