@@ -1,28 +1,40 @@
 /*
- * worker.h: a long-lived reference worker for make compare, in one header.
- * A worker reads one request line at a time on stdin and writes one reply
- * line on stdout, plain ASCII, at most WORKER_LINE_MAX bytes with the
- * newline (a longer line is refused, and skipped, never buffered):
+ * worker.h: a long-lived reference worker for make compare, in one header:
+ * the reference-benchmark contract's rbw1 protocol. A worker reads one
+ * request line at a time on stdin and writes one reply line on stdout,
+ * plain ASCII, at most WORKER_LINE_MAX bytes with the newline (a longer
+ * line is refused, and skipped, never buffered):
  *
- *	L <key> <path> <n>	load n bytes of an argument file  -> ok <sha256 of the bytes read>
- *	W <key> <fn>		one untimed call (warm-up)         -> ok
- *	T <key> <fn> <iters>	time iters calls, in the worker    -> ns <float>
- *	E <key> <fn> <outpath>	evaluate once, write the results   -> ok <n_nonfinite>
- *	V			versions and observed threads      -> v k=v k=v ...
+ *	L <key> <path> <cols> <rows>	load cols x rows float64, little-endian,
+ *					column-major                   -> ok <sha256 of the bytes read>
+ *	W <key> <fn>			one untimed call (warm-up)     -> ok
+ *	T <key> <fn> <iters>		time iters calls, in the worker -> ns <float>
+ *	E <key> <fn> <outpath>		evaluate once, write the results as
+ *					float64                        -> ok <n_nonfinite> <n_raised>
+ *	V				versions and observed threads  -> v k=v k=v ...
  *
  * and "err <why>" for anything refused. <fn> is a name in the table the
  * program compiles in: nothing read from the pipe is evaluated. Paths are
  * relative, without "..", and must resolve inside the run directory
- * WORKER_DIR (make compare's build/compare/...); sizes are bounded. A key
- * whose last load did not read all its bytes cannot be warmed, timed or
- * evaluated. T times on the thread's CPU clock (BENCH_CLOCK=wall: the
- * monotonic clock) and replies the time of one call in ns.
+ * WORKER_DIR (make compare's build/compare/workers/<commit>/<side>); an
+ * argument is at most WORKER_ARG_MAX bytes (256 MiB), and a file that does
+ * not hold exactly cols x rows values is refused. A key whose last load
+ * did not verify cannot be warmed, timed or evaluated. T times on the
+ * thread's CPU clock (BENCH_CLOCK=wall: the monotonic clock) and replies
+ * the time of one call in ns. V reports threads, from threads_source:
+ * omp (omp_get_max_threads(), built with OpenMP), proc (the process's
+ * thread count, /proc/self/status) or assumed (neither: the harness starts
+ * no thread, a library might); and, for a BLAS or OpenMP runtime loaded in
+ * the process, its own count (openblas_threads, mkl_threads, blis_threads,
+ * omp_threads). A C kernel never raises: n_raised is the points the fn
+ * marked so (worker_raised).
  *
  * A C or C++ reference becomes a worker in a dozen lines:
  *
  *	#include "worker.h"
- *	static int run_sum(struct worker_arg *a) { keep(my_sum(a->bytes, a->n / 4)); return 0; }
- *	static const struct worker_fn fns[] = { { "sum", run_sum, NULL } };
+ *	static int run_sum(struct worker_arg *a) { keep(my_sum(a->v, a->n)); return 0; }
+ *	static int eval_sum(struct worker_arg *a, struct worker_out *o) { return worker_put(o, my_sum(a->v, a->n)); }
+ *	static const struct worker_fn fns[] = { { "sum", run_sum, eval_sum } };
  *	int main(void) { return worker_main("mine", fns, 1); }
  *
  * worker_parse is the request parser alone, for tests/fuzz/wrequest.c.
@@ -45,24 +57,31 @@
 #define WORKER_LINE_MAX 4096		/* bytes of a line, its newline included */
 #define WORKER_NAME_MAX 64		/* bytes of a key or a fn name */
 #define WORKER_KEYS 32
-#define WORKER_ARG_MAX (1ULL << 30)	/* bytes of an argument file */
+#define WORKER_ARG_MAX (256ULL << 20)	/* bytes of an argument: cols x rows x 8 */
 #define WORKER_ITERS_MAX 1000000000ULL
 
-/* One argument file, loaded under a key. */
+/* One argument, a matrix loaded under a key. */
 struct worker_arg {
 	char key[WORKER_NAME_MAX + 1];
-	unsigned char *bytes;
-	size_t n;
-	int loaded;		/* the last L of this key read all n bytes */
-	void *scratch;		/* the fns' own (an output buffer), freed with the key */
+	double *v;		/* cols x rows values, column-major: v[c * rows + r] */
+	size_t cols, rows, n;	/* n = cols x rows */
+	int loaded;		/* the last L of this key read and verified all of it */
+	void *scratch;		/* the fns' own (inputs converted, an output), freed with the key */
+};
+
+/* Where E's results go: float64, little-endian, counted. */
+struct worker_out {
+	FILE *fp;
+	long n, nonfinite, raised;
+	int err;
 };
 
 struct worker_fn {
 	const char *name;
-	/* One call on a's bytes; nonzero when they do not fit the fn. */
+	/* One call on a's values; nonzero when they do not fit the fn. */
 	int (*call)(struct worker_arg *a);
-	/* Evaluate once and write the raw results to fp; the count of non-finite results, or -1. */
-	long (*eval)(struct worker_arg *a, FILE *fp);
+	/* Evaluate once, each result through worker_put; 0, or -1 when a does not fit. */
+	int (*eval)(struct worker_arg *a, struct worker_out *o);
 };
 
 struct worker_req {
@@ -70,7 +89,8 @@ struct worker_req {
 	char key[WORKER_NAME_MAX + 1];
 	char fn[WORKER_NAME_MAX + 1];
 	char path[WORKER_LINE_MAX];
-	unsigned long long num;			/* L: bytes, T: iters */
+	unsigned long long num;			/* T: iters */
+	unsigned long long cols, rows;		/* L */
 };
 
 /* The next space-separated token of line[*i..len), as [*tok, *tlen). */
@@ -155,20 +175,20 @@ worker_path_(char *out, const char *tok, size_t len)
 static const char *
 worker_parse(const char *line, size_t len, struct worker_req *r)
 {
-	const char *t[5];
-	size_t tl[5], i = 0, n = 0, want;
+	const char *t[6];
+	size_t tl[6], i = 0, n = 0, want;
 
 	memset(r, 0, sizeof *r);
 	if (len + 1 > WORKER_LINE_MAX)
 		return "line longer than 4096 bytes";
-	while (n < 5 && worker_token_(line, len, &i, &t[n], &tl[n]))
+	while (n < 6 && worker_token_(line, len, &i, &t[n], &tl[n]))
 		n++;
 	if (i < len || (len > 0 && line[len - 1] == ' '))
 		return "too many fields";
 	if (n == 0 || tl[0] != 1 || t[0][0] == '\0' || strchr("LWTEV", t[0][0]) == NULL)
 		return "unknown request";
 	r->op = t[0][0];
-	want = r->op == 'V' ? 1 : r->op == 'W' ? 3 : 4;
+	want = r->op == 'V' ? 1 : r->op == 'W' ? 3 : r->op == 'L' ? 5 : 4;
 	if (n != want)
 		return "wrong number of fields";
 	if (r->op == 'V')
@@ -178,8 +198,11 @@ worker_parse(const char *line, size_t len, struct worker_req *r)
 	if (r->op == 'L') {
 		if (!worker_path_(r->path, t[2], tl[2]))
 			return "bad path: relative, printable, no ..";
-		if (!worker_num_(&r->num, t[3], tl[3], WORKER_ARG_MAX, 1))
-			return "bad size";
+		if (!worker_num_(&r->cols, t[3], tl[3], WORKER_ARG_MAX / 8, 0) ||
+		    !worker_num_(&r->rows, t[4], tl[4], WORKER_ARG_MAX / 8, 0))
+			return "bad size: cols and rows from 1";
+		if (r->cols > WORKER_ARG_MAX / 8 / r->rows)
+			return "too large: more than 256 MiB";
 		return NULL;
 	}
 	if (!worker_name_(r->fn, t[2], tl[2]))
@@ -192,7 +215,13 @@ worker_parse(const char *line, size_t len, struct worker_req *r)
 }
 
 #ifndef WORKER_PARSE_ONLY
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "sha256.h"
 
@@ -205,6 +234,47 @@ worker_reply_(const char *fmt, const char *a, const char *b)
 	putchar('\n');
 	fflush(stdout);
 }
+
+/* Whether this machine stores a double's least significant byte first. */
+static int
+worker_little_(void)
+{
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one == 1;
+}
+
+/* b's 8 bytes reversed, on a host that is not little-endian. */
+static void
+worker_swap8_(unsigned char *b)
+{
+	unsigned char t;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		t = b[k], b[k] = b[7 - k], b[7 - k] = t;
+}
+
+/* One result of E, as float64 little-endian. */
+static int
+worker_put(struct worker_out *o, double v)
+{
+	unsigned char b[8];
+
+	memcpy(b, &v, 8);
+	if (!worker_little_())
+		worker_swap8_(b);
+	if (fwrite(b, 1, 8, o->fp) != 8) {
+		o->err = 1;
+		return -1;
+	}
+	o->n++;
+	o->nonfinite += !isfinite(v);
+	return 0;
+}
+
+/* One point where the kernel raised: NaN written in its place, and counted. */
+#define worker_raised(o) ((o)->raised++, worker_put((o), NAN))
 
 /*
  * The full name of rel inside WORKER_DIR, which it must resolve into
@@ -261,34 +331,43 @@ static const char *
 worker_load_(const struct worker_req *r, char hex[65])
 {
 	struct worker_arg *a = worker_key_(r->key, 1);
+	size_t n = (size_t)(r->cols * r->rows), got, i;
 	char full[PATH_MAX];
 	const char *why;
 	struct sha256 h;
-	size_t got;
 	FILE *fp;
+	int more;
 
 	if (a == NULL)
 		return "too many keys";
 	a->loaded = 0;
-	free(a->bytes);
+	free(a->v);
 	free(a->scratch);
-	a->bytes = NULL;
+	a->v = NULL;
 	a->scratch = NULL;
-	a->n = 0;
+	a->n = a->cols = a->rows = 0;
 	if ((why = worker_inside_(r->path, 0, full, sizeof full)) != NULL)
 		return why;
-	if ((a->bytes = malloc(r->num ? (size_t)r->num : 1)) == NULL)
+	if ((a->v = malloc(n * sizeof *a->v)) == NULL)
 		return "out of memory";
 	if ((fp = fopen(full, "rb")) == NULL)
 		return "cannot open";
-	got = fread(a->bytes, 1, (size_t)r->num, fp);
+	got = fread(a->v, 8, n, fp);
+	more = got == n && getc(fp) != EOF;
 	fclose(fp);
 	sha256_init(&h);
-	sha256_update(&h, a->bytes, got);
+	sha256_update(&h, a->v, got * 8);
 	sha256_hex(&h, hex);
-	if (got != r->num)
-		return "truncated: fewer bytes than asked";
-	a->n = got;
+	if (got != n)
+		return "truncated: fewer than cols x rows values";
+	if (more)
+		return "the file holds more than cols x rows values";
+	if (!worker_little_())
+		for (i = 0; i < n; i++)
+			worker_swap8_((unsigned char *)&a->v[i]);
+	a->n = n;
+	a->cols = (size_t)r->cols;
+	a->rows = (size_t)r->rows;
 	a->loaded = 1;
 	return NULL;
 }
@@ -304,21 +383,61 @@ worker_now_(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* The threads this process has, from /proc (the figure V reports). */
+/* The threads of this process, and where the figure comes from. */
 static long
-worker_threads_(void)
+worker_threads_(const char **source)
 {
+#ifdef _OPENMP
+	*source = "omp";
+	return omp_get_max_threads();
+#else
 	char line[256];
 	long n = -1;
 	FILE *fp = fopen("/proc/self/status", "r");
 
+	*source = "assumed";
 	if (fp == NULL)
-		return -1;
+		return 1;
 	while (fgets(line, sizeof line, fp) != NULL)
 		if (strncmp(line, "Threads:", 8) == 0)
 			n = strtol(line + 8, NULL, 10);
 	fclose(fp);
+	if (n < 0)
+		return 1;
+	*source = "proc";
 	return n;
+#endif
+}
+
+/*
+ * " name=N" for each threaded runtime loaded in this process that says
+ * how many threads it would use (dlopen(NULL): the program and what it
+ * links), into buf.
+ */
+static void
+worker_runtimes_(char *buf, size_t size)
+{
+	static const char *const fns[][2] = {
+		{ "openblas_get_num_threads", "openblas_threads" },
+		{ "MKL_Get_Max_Threads", "mkl_threads" },
+		{ "bli_thread_get_num_threads", "blis_threads" },
+		{ "omp_get_max_threads", "omp_threads" },
+	};
+	void *self = dlopen(NULL, RTLD_LAZY), *sym;
+	int (*get)(void);
+	size_t k, at;
+
+	buf[0] = '\0';
+	if (self == NULL)
+		return;
+	for (k = 0; k < sizeof fns / sizeof *fns; k++) {
+		if ((sym = dlsym(self, fns[k][0])) == NULL)
+			continue;
+		memcpy(&get, &sym, sizeof get);
+		at = strlen(buf);
+		snprintf(buf + at, size - at, " %s=%d", fns[k][1], get());
+	}
+	dlclose(self);
 }
 
 static void
@@ -326,17 +445,19 @@ worker_do_(const char *name, const struct worker_fn *fns, size_t nfns, const str
 {
 	const struct worker_fn *f = NULL;
 	struct worker_arg *a;
-	char buf[128], hex[65], full[PATH_MAX];
-	const char *why;
+	struct worker_out o = { 0 };
+	char buf[512], rt[256], hex[65], full[PATH_MAX];
+	const char *why, *source;
 	double t0, t;
 	unsigned long long k;
-	long bad;
+	long threads;
 	size_t i;
-	FILE *fp;
 
 	if (r->op == 'V') {
-		snprintf(buf, sizeof buf, "harness=c name=%s threads=%ld threads_from=/proc/self/status",
-		    name, worker_threads_());
+		threads = worker_threads_(&source);
+		worker_runtimes_(rt, sizeof rt);
+		snprintf(buf, sizeof buf, "harness=c name=%s threads=%ld threads_source=%s%s",
+		    name, threads, source, rt);
 		worker_reply_("v %s%s", buf, "");
 		return;
 	}
@@ -382,16 +503,20 @@ worker_do_(const char *name, const struct worker_fn *fns, size_t nfns, const str
 		worker_reply_("err %s%s", why, "");
 		return;
 	}
-	if ((fp = fopen(full, "wb")) == NULL) {
+	if ((o.fp = fopen(full, "wb")) == NULL) {
 		worker_reply_("err cannot write%s%s", "", "");
 		return;
 	}
-	bad = f->eval(a, fp);
-	if (fclose(fp) != 0 || bad < 0) {
-		worker_reply_("err evaluation failed%s%s", "", "");
+	if (f->eval(a, &o) != 0) {
+		fclose(o.fp);
+		worker_reply_("err %s%s", o.err ? "cannot write" : "arguments do not fit", "");
 		return;
 	}
-	snprintf(buf, sizeof buf, "%ld", bad);
+	if (fclose(o.fp) != 0 || o.err) {
+		worker_reply_("err cannot write%s%s", "", "");
+		return;
+	}
+	snprintf(buf, sizeof buf, "%ld %ld", o.nonfinite, o.raised);
 	worker_reply_("ok %s%s", buf, "");
 }
 

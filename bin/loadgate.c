@@ -3,10 +3,12 @@
  * alternate(1) reads it, so that a user can check a host before a long
  * run. Writes one record, the load average, the CPU pressure where the
  * kernel has it, which one the gate reads and its bound; exits 1 when the
- * gate is closed (the gauge at or above the bound).
+ * gate is closed (the gauge at or above the bound). --max N is the long
+ * form of -l N, as the reference-benchmark contract's "load --max" has it.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "gauge.h"
@@ -21,7 +23,7 @@
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-l max]\n"
+	fprintf(stderr, "usage: %s [-l max | --max max]\n"
 	    "       %s -V\n", argv0, argv0);
 	exit(2);
 }
@@ -38,6 +40,17 @@ main(int argc, char *argv[])
 	setargv0(argv[0]);
 	if (asks_version(argc, argv))
 		return print_version();
+	/* --max N and --max=N: -l N under its long name, before getopt sees it. */
+	for (c = 1; c < argc && strcmp(argv[c], "--") != 0; c++) {
+		if (strcmp(argv[c], "--max") == 0)
+			argv[c] = "-l";
+		else if (strncmp(argv[c], "--max=", 6) == 0)
+			argv[c] += 4, argv[c][0] = '-', argv[c][1] = 'l';
+		else if (strncmp(argv[c], "--", 2) == 0) {
+			warnmsg("unknown option %s", argv[c]);
+			usage();
+		}
+	}
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":l:m:")) != -1) {
 		switch (c) {

@@ -4,7 +4,9 @@
  * run's description (merging with an earlier document to resume its
  * deferred rows); renders its Markdown table, checks that a table is what
  * the document renders, drafts one issue per row where the implementation
- * is slower than a reference (perftable.c); lists the deferred rows. The
+ * is slower than a reference (perftable.c); lists the deferred rows;
+ * checks every side's licence and every row's entries (perfci.c); writes
+ * and checks the lock of the references' environment (perflock.c). The
  * document's schema is in perfdoc(1); it is read back by perfjson.c.
  */
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "outfile.h"
 #include "perfci.h"
 #include "perfjson.h"
+#include "perflock.h"
 #include "perfprov.h"
 #include "perftable.h"
 #include "util.h"
@@ -33,8 +36,6 @@ static const char *stopwhy;
 /* -a: the implementation's counts-mode line; -K: keep the old rows, allocations only. */
 static const char *countspath;
 static int keeprows;
-/* Whether the earlier document describes another run (with -K, not refused). */
-static int olddiffers;
 
 static void addmeta(struct buf *b, const char *key, size_t keylen, const char *raw, size_t rawlen,
     int isstr);
@@ -171,44 +172,6 @@ option(int c, const char *arg)
 }
 
 /*
- * Refuse to resume old when an object member differs from new's; with -K
- * only note that it does (olddiffers).
- */
-static void
-samefields(const char *what, const char *oldraw, size_t oldlen, const char *newraw,
-    size_t newlen, const char *skip)
-{
-	struct jrecord o = { 0 }, n = { 0 };
-	const struct jfield *f, *g;
-	struct buf b = { 0 };
-	size_t i;
-
-	if (jparse(oldraw, oldlen, &o) != NULL || jparse(newraw, newlen, &n) != NULL)
-		die("resume: %s is not an object", what);
-	/* Every old member against the new one, then the new members the old lacks. */
-	for (i = 0; i < o.n + n.n; i++) {
-		f = i < o.n ? &o.field[i] : &n.field[i - o.n];
-		g = jget(i < o.n ? &n : &o, f->key, f->keylen);
-		if (skip != NULL && f->keylen == strlen(skip) && memcmp(f->key, skip, f->keylen) == 0)
-			continue;
-		if (g != NULL && (i >= o.n ||
-		    (g->rawlen == f->rawlen && memcmp(g->raw, f->raw, f->rawlen) == 0)))
-			continue;
-		if (keeprows) {
-			olddiffers = 1;
-			break;
-		}
-		buf_printf(&b, "%s.%.*s differs: was ", what, (int)f->keylen, f->key);
-		doc_quoted(&b, i < o.n ? f : g);
-		buf_puts(&b, ", now ");
-		doc_quoted(&b, i < o.n ? g : f);
-		die("resume refused: %s", b.p);
-	}
-	jrecord_free(&o);
-	jrecord_free(&n);
-}
-
-/*
  * The row of a case of -C that no row file holds: deferred, and why only
  * as far as perfdoc was told (-S): it cannot know that a gate closed.
  */
@@ -223,8 +186,12 @@ missingrow(struct buf *b, const char *c)
 	buf_puts(b, ",\"metric\":");
 	buf_str(b, why.p);
 	why.n = 0;
-	buf_printf(&why, "not measured: %s", stopwhy != NULL ? stopwhy : "no row was given for this case");
-	buf_printf(b, ",\"valid\":false,\"deferred\":\"%s\",\"error\":", stopwhy != NULL ? "stopped" : "missing");
+	/* A case new to an allocations-only run (-K) is the contract's deferred row. */
+	buf_printf(&why, "not measured: %s", stopwhy != NULL ? stopwhy : keeprows ?
+	    "allocations only (make compare-allocs); make compare RESUME=1 times it" :
+	    "no row was given for this case");
+	buf_printf(b, ",\"valid\":false,\"deferred\":\"%s\",\"error\":", stopwhy != NULL ? "stopped" :
+	    keeprows ? "allocs" : "missing");
 	buf_str(b, why.p);
 	buf_puts(b, ",\"rounds\":0,\"retries\":0}");
 	free(why.p);
@@ -238,7 +205,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	struct jrecord r = { 0 }, top = { 0 }, counts = { 0 };
 	struct doc od = { 0 };
 	const struct jfield *f;
-	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp, *countstext = NULL;
+	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp, *countstext = NULL, *impl = NULL;
 	size_t nrows = 0, i, j, len, valid = 0, accuracy = 0;
 	int k, rc = 0;
 
@@ -257,30 +224,26 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		buf_puts(&sides, "}");
 	}
 	buf_puts(&sides, "}");
-	if (old != NULL) {
+	if (old != NULL)
 		doc_read(&od, old);
+	if (old != NULL && keeprows) {
+		/*
+		 * Allocations only (-K): the measurement's machine, run (its date
+		 * and commit) and sides are kept as they are, whatever this run.
+		 */
+		mach.n = run.n = sides.n = 0;
 		f = doc_need(&od.top, "machine", J_OBJECT, old);
-		samefields("machine", f->raw, f->rawlen, mach.p, mach.n, NULL);
+		buf_add(&mach, f->raw, f->rawlen);
 		f = doc_need(&od.top, "run", J_OBJECT, old);
-		samefields("run", f->raw, f->rawlen, run.p, run.n, "date");
+		buf_add(&run, f->raw, f->rawlen);
 		f = doc_need(&od.top, "sides", J_OBJECT, old);
-		jparse(sides.p, sides.n, &top);
-		for (i = 0; i < top.n; i++) {
-			const struct jfield *g;
-			struct jrecord os = { 0 };
-			char what[300];
-
-			jparse(f->raw, f->rawlen, &os);
-			g = jget(&os, top.field[i].key, top.field[i].keylen);
-			snprintf(what, sizeof what, "sides.%.*s", (int)top.field[i].keylen, top.field[i].key);
-			if (g == NULL && keeprows)
-				olddiffers = 1;
-			else if (g == NULL)
-				die("resume refused: side %.*s is new", (int)top.field[i].keylen, top.field[i].key);
-			else
-				samefields(what, g->raw, g->rawlen, top.field[i].raw, top.field[i].rawlen, NULL);
-			jrecord_free(&os);
-		}
+		buf_add(&sides, f->raw, f->rawlen);
+		free(impl);
+		impl = doc_str(&od.top, "implementation", old);
+	} else if (old != NULL) {
+		prov_resume(&od, &mach, &run, &sides);
+	}
+	if (old != NULL) {
 		for (i = 0; i < od.nrows; i++) {
 			rowtext = xrealloc(rowtext, (nrows + 1) * sizeof *rowtext);
 			rowcase = xrealloc(rowcase, (nrows + 1) * sizeof *rowcase);
@@ -310,11 +273,9 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		}
 		for (j = 0; j < nrows && strcmp(rowcase[j], c) != 0; j++)
 			;
-		if (text == NULL && keeprows && j < nrows) {
-			/* -K: the old row stays, timings and all; untimed when of another run. */
-			jparse(rowtext[j], strlen(rowtext[j]), &r);
-			text = olddiffers && doc_valid(&r) ? ci_row_untimed(rowtext[j]) : xstrdup(rowtext[j]);
-		}
+		/* -K: the old row stays, timings and all. */
+		if (text == NULL && keeprows && j < nrows)
+			text = xstrdup(rowtext[j]);
 		if (text == NULL) {
 			struct buf b = { 0 };
 
@@ -350,12 +311,16 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 		rc = 2;
 		goto done;
 	}
-	/* Schema 2 only with accuracy: a document without stays schema 1, byte for byte. */
+	/*
+	 * Schema 2 only with accuracy: a document without stays schema 1, byte
+	 * for byte. No row timed at all (-K): the contract's "deferred".
+	 */
 	buf_printf(&doc, "{\"schema\":%d,\n\"status\":\"%s\",\n\"rows_valid\":%zu,\n\"rows_total\":%zu,\n"
-	    "\"implementation\":", accuracy ? PERFJSON_SCHEMA_ACCURACY : PERFJSON_SCHEMA, valid == nrows ? "complete" : "partial", valid, nrows);
-	buf_str(&doc, nside > 0 ? sidename[0] : "");
+	    "\"implementation\":", accuracy ? PERFJSON_SCHEMA_ACCURACY : PERFJSON_SCHEMA,
+	    valid == nrows ? "complete" : valid == 0 ? "deferred" : "partial", valid, nrows);
+	buf_str(&doc, impl != NULL ? impl : nside > 0 ? sidename[0] : "");
 	buf_printf(&doc, ",\n\"machine\":%s,\n\"run\":%s,\n\"sides\":%s,\n\"rows\":[\n%s\n]}\n",
-	    mach.p, run.p, sides.p, rows.p);
+	    mach.p, run.p, sides.p, rows.p ? rows.p : "");
 	/*
 	 * Whole or not at all (outfile: a regular file renamed into place, a
 	 * device or a FIFO written in place, never replaced).
@@ -381,6 +346,7 @@ done:
 	jrecord_free(&top);
 	jrecord_free(&counts);
 	free(countstext);
+	free(impl);
 	if (old != NULL)
 		doc_free(&od);
 	return rc;
@@ -391,10 +357,11 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-K] [-a counts.json] [-f old.json]"
 	    " [-r old.json] [-S why] [-A side:key=value] [-F side=deps] [-l side=licence] [-b side] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
-	    "       %s -t | -q | -c table.md | -d dir perf.json\n"
+	    "       %s -t | -q | -R | -c table.md | -d dir perf.json\n"
 	    "       %s -k counts.json [-C cases] perf.json\n"
 	    "       %s -p header.h [-e exempt.md] perf.json\n"
-	    "       %s -V\n", argv0, argv0, argv0, argv0, argv0);
+	    "       %s -L refs.lock | -W refs.lock side=lock.json ...\n"
+	    "       %s -V\n", argv0, argv0, argv0, argv0, argv0, argv0);
 	exit(2);
 }
 
@@ -402,7 +369,7 @@ int
 main(int argc, char *argv[])
 {
 	const char *out = NULL, *old = NULL, *checkpath = NULL, *draftdir = NULL;
-	const char *headerpath = NULL, *exemptpath = "docs/perf-exempt.md", *fixedpath = NULL;
+	const char *headerpath = NULL, *exemptpath = "docs/perf-exempt.md", *fixedpath = NULL, *lockpath = NULL;
 	struct jrecord counts = { 0 };
 	char *ctext;
 	char *cases = NULL, *p, **opts;
@@ -415,7 +382,7 @@ main(int argc, char *argv[])
 		return print_version();
 	opts = xmalloc((size_t)argc * 2 * sizeof *opts);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":a:A:b:c:C:d:e:f:F:J:k:Kl:m:n:o:p:qr:s:S:t")) != -1) {
+	while ((c = getopt(argc, argv, ":a:A:b:c:C:d:e:f:F:J:k:Kl:L:m:n:o:p:qRr:s:S:tW:")) != -1) {
 		switch (c) {
 		case 'A': case 'b': case 'F': case 'J': case 'l': case 'm': case 'n':
 			opts[nopts++] = c == 'A' ? "A" : c == 'b' ? "b" : c == 'F' ? "F" : c == 'J' ? "J" :
@@ -439,7 +406,7 @@ main(int argc, char *argv[])
 		case 'o':
 			out = optarg;
 			break;
-		case 'q': case 't':
+		case 'q': case 'R': case 't':
 			mode = c;
 			break;
 		case 'r':
@@ -463,6 +430,10 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			headerpath = optarg;
+			mode = c;
+			break;
+		case 'L': case 'W':
+			lockpath = optarg;
 			mode = c;
 			break;
 		case 's':
@@ -505,6 +476,22 @@ main(int argc, char *argv[])
 		return c;
 	}
 	free(opts);
+	if (mode == 'L' || mode == 'W') {
+		char **file = xmalloc(((size_t)argc + 1) * sizeof *file), *eq;
+
+		/* side=file: what each reference's COMPARE_LOCK_<side> command printed. */
+		for (i = 0; i < argc; i++) {
+			if ((eq = strchr(argv[i], '=')) == NULL || eq == argv[i])
+				die("%s: expected side=lock.json", argv[i]);
+			*eq = '\0';
+			file[i] = eq + 1;
+		}
+		if (mode == 'W')
+			lock_write(lockpath, argv, file, argc);
+		c = mode == 'L' ? lock_check(lockpath, argv, file, argc) : 0;
+		free(file);
+		return c;
+	}
 	if (mode == 0 || argc != 1)
 		usage();
 	doc_read(&d, argv[0]);
@@ -548,6 +535,10 @@ main(int argc, char *argv[])
 		return c;
 	case 'p':
 		c = ci_check_public(headerpath, exemptpath, &d);
+		doc_free(&d);
+		return c;
+	case 'R':
+		c = ci_check_refs(&d);
 		doc_free(&d);
 		return c;
 	}

@@ -7,10 +7,16 @@
  * run time (Debian's alternatives: netlib's or OpenBLAS) is what
  * kata/blas_about.c reports.
  *
- * Build: cc -std=c11 -O2 -Ikata -Ibench bench/bench.c kata/blas.c kata/plain.c -lblas -lm
+ * kata_worker_name and kata_worker_version name the side and the library
+ * for kata/worker.c (V, --lock).
+ *
+ * Build: cc -std=c11 -O2 -ffp-contract=off -Ikata -Ibench bench/bench.c kata/blas.c kata/plain.c -lblas -lm
  */
 #include <cblas.h>
+#include <dlfcn.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "kernels.h"
 #include "plain.h"
@@ -49,4 +55,35 @@ int
 kata_count_below(const float *sorted, int n, float t)
 {
 	return plain_count_below(sorted, n, t);
+}
+
+const char *kata_worker_name(void);
+const char *kata_worker_version(void);
+
+const char *
+kata_worker_name(void)
+{
+	return "blas";
+}
+
+/*
+ * The library and its version from OpenBLAS's configuration line
+ * ("OpenBLAS 0.3.21"), without the kernel it chose at run time, which the
+ * table records apart; or what is known.
+ */
+const char *
+kata_worker_version(void)
+{
+	static char v[64];
+	void *self = dlopen(NULL, RTLD_LAZY), *sym = self ? dlsym(self, "openblas_get_config") : NULL;
+	const char *(*config)(void), *c, *sp;
+
+	if (sym == NULL)
+		return "a BLAS that is not OpenBLAS (no openblas_get_config)";
+	memcpy(&config, &sym, sizeof config);
+	c = config();
+	sp = strchr(c, ' ');
+	sp = sp != NULL ? strchr(sp + 1, ' ') : NULL;
+	snprintf(v, sizeof v, "%.*s", sp != NULL ? (int)(sp - c) : (int)strlen(c), c);
+	return v;
 }

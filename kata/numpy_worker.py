@@ -20,9 +20,12 @@ and the thread variables as set (null when unset). It never changes them.
 It refuses (exit 2) a NumPy on the reference BLAS, unless
 COMPARE_REFERENCE_BLAS=1: then blas_kind says "reference".
 
-With --worker it is a long-lived worker instead, speaking bench/worker.h's
-protocol on stdin and stdout (L W T E V), its fns the four cases on the
-argument files bench.c's BENCH_INPUT writes.
+With --worker it is a long-lived worker instead, speaking the worker
+protocol (bench/worker.h's L W T E V) as JSON lines on stdin and stdout,
+its fns the four cases on the argument files wside writes from bench.c's
+BENCH_INPUT (float64, column-major, the values in bench.c's order). With
+--lock it prints what a run loads, one JSON object: numpy, its version,
+and every shared object mapped once each case has run, for docs/refs.lock.
 
 Exit 0, or 2 with one line on stderr for a bad environment value.
 """
@@ -271,52 +274,69 @@ def about():
     return out
 
 
-# The worker protocol (bench/worker.h has it whole): one request line, one
-# reply line, at most LINE_MAX bytes with the newline.
+# The worker protocol: the reference-benchmark contract's rbw1 (bench/worker.h
+# has it whole) as JSON lines, as the contract has a Python worker speak:
+# one request object a line, one reply object a line, at most LINE_MAX
+# bytes with the newline.
+#   {"op":"L","key":k,"path":p,"cols":c,"rows":r} -> {"ok":true,"sha256":"..."}
+#     (c x r float64, little-endian, column-major)
+#   {"op":"W","key":k,"fn":f}                    -> {"ok":true}
+#   {"op":"T","key":k,"fn":f,"iters":n}          -> {"ok":true,"ns":t}
+#   {"op":"E","key":k,"fn":f,"path":p}           -> {"ok":true,"n_nonfinite":a,"n_raised":b}
+#     (the results written as float64, little-endian)
+#   {"op":"V"}                                   -> {"ok":true,"threads":1,...}
+#   anything refused                             -> {"ok":false,"error":"why"}
 LINE_MAX = 4096
 NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-ARG_MAX = 1 << 30
+ARG_MAX = 256 << 20
 ITERS_MAX = 1000000000
+FIELDS = {"V": (), "L": ("key", "path", "cols", "rows"), "W": ("key", "fn"),
+          "T": ("key", "fn", "iters"), "E": ("key", "fn", "path")}
 
 
 def parse_request(line):
-    """(op, key, fn, path, num) of a request line without its newline, or
-    raise ValueError with why it is refused; the rules of worker_parse."""
+    """(op, key, fn, path, cols, rows, iters) of a request line without its
+    newline, or raise ValueError with why it is refused; the rules of
+    worker_parse, in JSON."""
     def name(t, what):
-        if not 0 < len(t) <= 64 or not set(t) <= NAME_OK:
+        if not isinstance(t, str) or not 0 < len(t) <= 64 or not set(t) <= NAME_OK:
             raise ValueError("bad " + what)
         return t
 
-    def num(t, hi, zero, what):
-        if not 0 < len(t) <= 20 or not t.isdigit() or not t.isascii() or \
-                (t[0] == "0" and len(t) > 1) or int(t) > hi or (int(t) == 0 and not zero):
+    def num(t, hi, what):
+        if type(t) is not int or not 1 <= t <= hi:
             raise ValueError("bad " + what)
-        return int(t)
+        return t
 
     def path(t):
-        if not t or t[0] == "/" or any(not 0x21 <= ord(ch) <= 0x7e for ch in t) or \
-                ".." in t.split("/"):
+        if not isinstance(t, str) or not t or t[0] == "/" or \
+                any(not 0x21 <= ord(ch) <= 0x7e for ch in t) or ".." in t.split("/"):
             raise ValueError("bad path: relative, printable, no ..")
         return t
     if len(line) + 1 > LINE_MAX:
         raise ValueError("line longer than 4096 bytes")
-    f = line.split(" ")
-    if len(f) > 4 or (len(f) > 1 and f[-1] == ""):
-        raise ValueError("too many fields")
-    if len(f[0]) != 1 or f[0] not in "LWTEV":
+    try:
+        r = json.loads(line)
+    except ValueError:
+        raise ValueError("not a JSON object")
+    if not isinstance(r, dict) or r.get("op") not in FIELDS:
         raise ValueError("unknown request")
-    op = f[0]
-    if len(f) != {"V": 1, "W": 3}.get(op, 4):
-        raise ValueError("wrong number of fields")
+    op = r["op"]
+    if set(r) != {"op"} | set(FIELDS[op]):
+        raise ValueError("wrong fields")
     if op == "V":
-        return op, None, None, None, None
-    key = name(f[1], "key")
+        return op, None, None, None, None, None, None
+    key = name(r["key"], "key")
     if op == "L":
-        return op, key, None, path(f[2]), num(f[3], ARG_MAX, True, "size")
-    fn = name(f[2], "fn")
+        cols = num(r["cols"], ARG_MAX // 8, "size: cols and rows from 1")
+        rows = num(r["rows"], ARG_MAX // 8, "size: cols and rows from 1")
+        if cols * rows * 8 > ARG_MAX:
+            raise ValueError("too large: more than 256 MiB")
+        return op, key, None, path(r["path"]), cols, rows, None
+    fn = name(r["fn"], "fn")
     if op == "T":
-        return op, key, fn, None, num(f[3], ITERS_MAX, False, "iters")
-    return op, key, fn, (path(f[3]) if op == "E" else None), None
+        return op, key, fn, None, None, None, num(r["iters"], ITERS_MAX, "iters")
+    return op, key, fn, (path(r["path"]) if op == "E" else None), None, None, None
 
 
 def inside(rel, output):
@@ -342,16 +362,29 @@ def threads():
     return -1
 
 
+def versions():
+    """V's reply: versions, the threads observed, and the BLAS's own count."""
+    out = {"ok": True, "harness": "python", "name": "numpy", "python": sys.version.split()[0],
+           "numpy": np.__version__, "threads": threads(), "threads_source": "proc"}
+    n = blas_about()["openblas_threads"]
+    if n is not None:
+        out["openblas_threads"] = n
+    return out
+
+
 def serve():
     """Serve the protocol on stdin and stdout until stdin ends."""
-    keys = {}    # key -> bytes, its last load whole; absent otherwise
+    keys = {}    # key -> its float64 values, its last load whole; absent otherwise
     made = {}    # (key, fn) -> (call, results)
     clock = time.perf_counter_ns if os.environ.get("BENCH_CLOCK") == "wall" else time.thread_time_ns
     inp, out = sys.stdin.buffer, sys.stdout
 
-    def reply(s):
-        out.write(s + "\n")
+    def reply(obj):
+        out.write(json.dumps(obj, separators=(",", ":")) + "\n")
         out.flush()
+
+    def refuse(why):
+        reply({"ok": False, "error": why})
     while True:
         raw = inp.readline(LINE_MAX + 1)
         if not raw:
@@ -360,63 +393,81 @@ def serve():
             # Skip the rest of the line a chunk at a time, keeping none of it.
             while raw and not raw.endswith(b"\n"):
                 raw = inp.readline(65536)
-            reply("err line longer than 4096 bytes")
+            refuse("line longer than 4096 bytes")
             continue
         try:
-            op, key, fn, path, num = parse_request(raw.rstrip(b"\n").decode("ascii"))
-        except (ValueError, UnicodeDecodeError) as e:
-            reply("err %s" % (e if isinstance(e, ValueError) else "not ASCII"))
+            op, key, fn, path, cols, rows, iters = parse_request(raw.rstrip(b"\n").decode("ascii"))
+        except UnicodeDecodeError:
+            refuse("not ASCII")
+            continue
+        except ValueError as e:
+            refuse(str(e))
             continue
         try:
             if op == "V":
-                reply("v harness=python name=numpy python=%s numpy=%s threads=%d"
-                      " threads_from=/proc/self/status" % (sys.version.split()[0], np.__version__,
-                                                           threads()))
+                reply(versions())
             elif op == "L":
                 keys.pop(key, None)
                 for k in [k for k in made if k[0] == key]:
                     del made[k]
+                want = 8 * cols * rows
                 with open(inside(path, False), "rb") as f:
-                    data = f.read(num)
-                if len(data) != num:
-                    reply("err truncated: fewer bytes than asked")
+                    data = f.read(want + 1)
+                if len(data) < want:
+                    refuse("truncated: fewer than cols x rows values")
+                elif len(data) > want:
+                    refuse("the file holds more than cols x rows values")
                 else:
-                    keys[key] = data
-                    reply("ok " + hashlib.sha256(data).hexdigest())
+                    # Column-major: the values in the file's order are the flat inputs.
+                    keys[key] = np.frombuffer(data, dtype="<f8")
+                    reply({"ok": True, "sha256": hashlib.sha256(data).hexdigest()})
             elif key not in keys:
-                reply("err key %s not loaded" % key)
+                refuse("key %s not loaded" % key)
             elif fn not in SHAPES:
-                reply("err no fn %s" % fn)
+                refuse("no fn %s" % fn)
             else:
                 if (key, fn) not in made:
-                    data, arrs, at = keys[key], [], 0
-                    if len(data) != 4 * sum(int(np.prod(sh)) for sh in SHAPES[fn]):
+                    v, arrs, at = keys[key], [], 0
+                    if len(v) != sum(int(np.prod(sh)) for sh in SHAPES[fn]):
                         raise ValueError("arguments do not fit")
                     for sh in SHAPES[fn]:
                         k = int(np.prod(sh))
-                        arrs.append(np.frombuffer(data, dtype="<f4", count=k,
-                                                  offset=at).reshape(sh))
-                        at += 4 * k
+                        arrs.append(v[at:at + k].astype(np.float32).reshape(sh))
+                        at += k
                     made[key, fn] = make_case(fn, tuple(arrs))
                 call, results = made[key, fn]
                 if op == "W":
                     call()
-                    reply("ok")
+                    reply({"ok": True})
                 elif op == "T":
                     t0 = clock()
-                    for _ in range(num):
+                    for _ in range(iters):
                         call()
-                    reply("ns %r" % ((clock() - t0) / num))
+                    reply({"ok": True, "ns": (clock() - t0) / iters})
                 else:
-                    r = results()
-                    r = np.ascontiguousarray(r, dtype="<i4" if r.dtype.kind == "i" else "<f4")
+                    r = np.ascontiguousarray(results(), dtype="<f8")
                     r.tofile(inside(path, True))
-                    bad = 0 if r.dtype.kind == "i" else int((~np.isfinite(r)).sum())
-                    reply("ok %d" % bad)
+                    reply({"ok": True, "n_nonfinite": int((~np.isfinite(r)).sum()), "n_raised": 0})
         except ValueError as e:
-            reply("err %s" % e)
+            refuse(str(e))
         except OSError as e:
-            reply("err %s" % (e.strerror or "cannot read or write"))
+            refuse(e.strerror or "cannot read or write")
+
+
+def lock():
+    """What a run loads: NumPy, its version, and every shared object this
+    process has mapped once each case has run (its extension modules, the
+    BLAS it dispatches to), for docs/refs.lock."""
+    for call, results, _ in cases().values():
+        call()
+        results()
+    files = []
+    with open("/proc/self/maps") as f:
+        for ln in f:
+            p = ln.split(None, 5)[-1].strip() if len(ln.split(None, 5)) == 6 else ""
+            if p.startswith("/") and ".so" in os.path.basename(p) and p not in files:
+                files.append(p)
+    return {"package": "numpy", "version": np.__version__, "files": files}
 
 
 def main():
@@ -425,8 +476,11 @@ def main():
         return 0
     if sys.argv[1:] == ["--worker"]:
         return serve()
+    if sys.argv[1:] == ["--lock"]:
+        print(json.dumps(lock(), separators=(",", ":")))
+        return 0
     if len(sys.argv) > 1:
-        sys.stderr.write("usage: numpy_worker [--about | --worker]\n")
+        sys.stderr.write("usage: numpy_worker [--about | --worker | --lock]\n")
         return 2
     # bench.h's defaults: every side of a comparison spends the same effort.
     reps = env_num("BENCH_REPS", 8, 1, 1e6, True)

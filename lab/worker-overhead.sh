@@ -16,8 +16,16 @@ trap '"$bin/wside" -q "$w/np" 2>/dev/null; "$bin/wside" -q "$w/kt" 2>/dev/null; 
 mkdir -p "$w/np" "$w/kt"
 BENCH_CASES=$case BENCH_INPUT=$w/np/$case.arg build/compare/kata/bench || exit 2
 cp "$w/np/$case.arg" "$w/kt/"
-OPENBLAS_NUM_THREADS=1 "$bin/wside" -s "$w/np" -a "$case=$case.arg" -- "$py" "$top/kata/numpy_worker.py" --worker || exit 2
-"$bin/wside" -s "$w/kt" -a "$case=$case.arg" -- build/compare/kata/worker || exit 2
+# The case's shape, COLSxROWS of its float64 matrix (compare.mk's COMPARE_SHAPE_<case>).
+case $case in
+matmul) shape=384x192 ;;
+sum) shape=1x8192 ;;
+rmsnorm) shape=17x1024 ;;
+count_below) shape=257x1024 ;;
+*) echo "worker-overhead: CASE=$case: not a case of the kata" >&2; exit 2 ;;
+esac
+OPENBLAS_NUM_THREADS=1 "$bin/wside" -s "$w/np" -j -a "$case=$shape:$case.arg" -- "$py" "$top/kata/numpy_worker.py" --worker || exit 2
+"$bin/wside" -s "$w/kt" -a "$case=$shape:$case.arg" -- build/compare/kata/worker || exit 2
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $(head -n 1 /proc/pressure/cpu 2>/dev/null)"
 for effort in min default; do
 	e=

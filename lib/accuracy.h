@@ -38,8 +38,8 @@ double acc_coverage(const struct acc_score *s);
  * worse than the reference is "as accurate".
  *	faster	ahead | faster-less-accurate
  *	tie	tie | tie-less-accurate
- *	slower	behind | tradeoff (the reference beyond the budget, the
- *		implementation within it)
+ *	slower	behind | tradeoff (the faster reference less accurate than
+ *		the implementation, whatever the budget)
  * NULL for a verdict not among these.
  */
 const char *acc_label(const char *verdict, double impl_ulp, double ref_ulp, double budget);

@@ -11,6 +11,7 @@
 #include "jsonl.h"
 #include "perfci.h"
 #include "perfjson.h"
+#include "perfprov.h"
 #include "util.h"
 
 char *
@@ -87,45 +88,6 @@ ci_row_allocs(const char *row, const struct jrecord *counts)
 	buf_printf(&b, ",\"allocs\":%.*s", (int)a->rawlen, a->raw);
 	if (bytes != NULL)
 		buf_printf(&b, ",\"alloc_bytes\":%.*s", (int)bytes->rawlen, bytes->raw);
-	buf_puts(&b, "}");
-	jrecord_free(&r);
-	return b.p;
-}
-
-char *
-ci_row_untimed(const char *row)
-{
-	static const char *const gone[] = { "valid", "deferred", "error" };
-	static const char deferral[] = "\"valid\":false,\"deferred\":\"allocs\",\"error\":"
-	    "\"not timed in this run (make compare-allocs): make compare RESUME=1 times it\"";
-	struct jrecord r = { 0 };
-	struct buf b = { 0 };
-	size_t i, j, n = 0;
-	int said = 0;
-
-	if (jparse(row, strlen(row), &r) != NULL)
-		die("a row that is not a record: %.60s", row);
-	buf_puts(&b, "{");
-	for (i = 0; i < r.n; i++) {
-		const struct jfield *f = &r.field[i];
-
-		for (j = 0; j < 3 && !jfield_is(f, gone[j]); j++)
-			;
-		if (j < 3)
-			continue;
-		buf_printf(&b, "%s\"%.*s\":", n++ ? "," : "", (int)f->keylen, f->key);
-		if (f->type == J_STRING)
-			buf_printf(&b, "\"%.*s\"", (int)f->rawlen, f->raw);
-		else
-			buf_add(&b, f->raw, f->rawlen);
-		/* The row's verdict members follow its case and metric, as refjudge's do. */
-		if (jfield_is(f, "metric") && !said) {
-			buf_printf(&b, ",%s", deferral);
-			said = 1;
-		}
-	}
-	if (!said)
-		buf_printf(&b, "%s%s", n ? "," : "", deferral);
 	buf_puts(&b, "}");
 	jrecord_free(&r);
 	return b.p;
@@ -470,5 +432,55 @@ ci_check_public(const char *header, const char *exempt, const struct doc *d)
 		free(ex[j].name);
 	free(fns);
 	free(ex);
+	return bad;
+}
+
+int
+ci_check_refs(const struct doc *d)
+{
+	const struct jfield *f = doc_need(&d->top, "sides", J_OBJECT, d->path), *lic, *bb;
+	struct jrecord sides = { 0 }, side = { 0 };
+	const char *why;
+	char *name, *expr;
+	size_t i, j;
+	int bad = 0, gpl;
+
+	if (jparse(f->raw, f->rawlen, &sides) != NULL)
+		die("%s: \"sides\" is not an object", d->path);
+	for (i = 0; i < sides.n; i++) {
+		name = json_unescape(sides.field[i].key, sides.field[i].keylen);
+		for (j = 0; j < i; j++)
+			if (sides.field[j].keylen == sides.field[i].keylen &&
+			    memcmp(sides.field[j].key, sides.field[i].key, sides.field[i].keylen) == 0) {
+				warnmsg("%s: side %s is named twice", d->path, name);
+				bad = 1;
+			}
+		if (sides.field[i].type != J_OBJECT || jparse(sides.field[i].raw, sides.field[i].rawlen, &side) != NULL)
+			die("%s: side %s is not an object", d->path, name);
+		lic = jget(&side, "license", 7);
+		bb = jget(&side, "blackbox", 8);
+		expr = lic != NULL && lic->type == J_STRING ? json_unescape(lic->raw, lic->rawlen) : NULL;
+		if (expr == NULL || strcmp(expr, "NOASSERTION") == 0 || strcmp(expr, "NONE") == 0) {
+			warnmsg("%s: side %s states no licence%s%s: every side needs one (make compare: COMPARE_LICENSE_%s)",
+			    d->path, name, expr ? ", only " : "", expr ? expr : "", name);
+			bad = 1;
+		} else if ((why = prov_license(expr, &gpl)) != NULL) {
+			warnmsg("%s: side %s: licence \"%s\": %s", d->path, name, expr, why);
+			bad = 1;
+		} else if (gpl && i > 0 && (bb == NULL || bb->type != J_TRUE)) {
+			warnmsg("%s: side %s: licence %s: a GPL reference runs only as a black box, a separate"
+			    " program never linked (make compare: COMPARE_BLACKBOX_%s = 1)", d->path, name, expr, name);
+			bad = 1;
+		}
+		free(expr);
+		free(name);
+		jrecord_free(&side);
+	}
+	jrecord_free(&sides);
+	for (i = 0; i < d->nrows; i++)
+		if ((why = doc_row_entries(d, i)) != NULL) {
+			warnmsg("%s: %s", d->path, why);
+			bad = 1;
+		}
 	return bad;
 }

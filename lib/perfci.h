@@ -24,9 +24,6 @@ char *ci_read_counts(const char *path, struct jrecord *r);
  */
 char *ci_row_allocs(const char *row, const struct jrecord *counts);
 
-/* row made deferred ("allocs"): not timed in this run; its other members kept. */
-char *ci_row_untimed(const char *row);
-
 /*
  * 0 when counts' allocations a call of every case (cases, or else every
  * row's) equal the document's; else 1, a line for each that differs.
@@ -41,5 +38,14 @@ int ci_check_allocs(const char *countspath, const struct jrecord *counts, char *
  * is a public function; else 1, a line for each. exempt may be missing.
  */
 int ci_check_public(const char *header, const char *exempt, const struct doc *d);
+
+/*
+ * 0 when every side of d states its licence (an SPDX expression, not
+ * NOASSERTION or NONE), no reference's needs the GPL unless it is a
+ * black box ("blackbox": true), the side names are unique, and every
+ * valid row has its entry for every side and reference
+ * (doc_row_entries); else 1, a line for each that is not.
+ */
+int ci_check_refs(const struct doc *d);
 
 #endif

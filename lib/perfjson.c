@@ -167,3 +167,78 @@ doc_quoted(struct buf *b, const struct jfield *f)
 		buf_add(b, f->raw, f->rawlen);
 }
 
+
+/*
+ * Whether the array key of r names, in its items' member name, the
+ * document's sides from first on, each once and in order; NULL or why.
+ */
+static const char *
+entries(const struct jrecord *sides, size_t first, const struct jrecord *r, const char *key,
+    const char *name, const char *where, const char *what)
+{
+	static char msg[512];
+	struct items it = { 0 };
+	const struct jfield *f = jget(r, key, strlen(key));
+	size_t k = first;
+	char *got;
+
+	if (f == NULL || f->type != J_ARRAY) {
+		snprintf(msg, sizeof msg, "%s: no array \"%s\"", what, key);
+		return msg;
+	}
+	for (doc_items_open(&it, r, key, where); doc_items_next(&it, where); k++) {
+		got = doc_str(&it.r, name, where);
+		if (k >= sides->n || !jfield_is(&sides->field[k], got)) {
+			if (k < sides->n)
+				snprintf(msg, sizeof msg, "%s: \"%s\" has %s where %.*s is due", what, key,
+				    got, (int)sides->field[k].keylen, sides->field[k].key);
+			else
+				snprintf(msg, sizeof msg, "%s: \"%s\" has %s, a side the document does not have",
+				    what, key, got);
+			free(got);
+			jrecord_free(&it.r);
+			return msg;
+		}
+		free(got);
+	}
+	jrecord_free(&it.r);
+	if (k < sides->n) {
+		snprintf(msg, sizeof msg, "%s: \"%s\" has no entry for %s %.*s", what, key,
+		    first ? "reference" : "side", (int)sides->field[k].keylen, sides->field[k].key);
+		return msg;
+	}
+	return NULL;
+}
+
+const char *
+doc_row_entries(const struct doc *d, size_t i)
+{
+	static char what[300];
+	const struct jfield *f = doc_need(&d->top, "sides", J_OBJECT, d->path);
+	struct jrecord sides = { 0 }, acc = { 0 };
+	const char *why = NULL;
+	char *c;
+
+	if (!doc_valid(&d->rows[i]))
+		return NULL;
+	if (jparse(f->raw, f->rawlen, &sides) != NULL)
+		die("%s: \"sides\" is not an object", d->path);
+	c = doc_str(&d->rows[i], "case", d->path);
+	snprintf(what, sizeof what, "row %.200s", c);
+	free(c);
+	why = entries(&sides, 0, &d->rows[i], "sides", "side", d->path, what);
+	if (why == NULL)
+		why = entries(&sides, 1, &d->rows[i], "references", "reference", d->path, what);
+	f = jget(&d->rows[i], "accuracy", 8);
+	if (why == NULL && f != NULL) {
+		if (f->type != J_OBJECT || jparse(f->raw, f->rawlen, &acc) != NULL)
+			die("%s: %s: \"accuracy\" is not an object", d->path, what);
+		strcat(what, ", its accuracy");
+		why = entries(&sides, 0, &acc, "sides", "side", d->path, what);
+		if (why == NULL)
+			why = entries(&sides, 1, &acc, "labels", "reference", d->path, what);
+	}
+	jrecord_free(&acc);
+	jrecord_free(&sides);
+	return why;
+}

@@ -43,6 +43,15 @@ double doc_num(const struct jrecord *r, const char *key, const char *where);
 /* Whether a row is valid (measured, not deferred). */
 int doc_valid(const struct jrecord *row);
 
+/*
+ * Whether row i of d has an entry for every side: a valid row's "sides"
+ * names each side of the document's "sides" and its "references" each
+ * but the first, in that order, once; with "accuracy", its "sides" and
+ * "labels" the same. NULL, or what is missing or out of place (a static
+ * string, good until the next call).
+ */
+const char *doc_row_entries(const struct doc *d, size_t i);
+
 /* Each member of the object at f as "key value", separated by sep, into b. */
 void doc_members(struct buf *b, const struct jfield *f, const char *sep);
 

@@ -16,9 +16,8 @@
 #include "sha256.h"
 #include "util.h"
 
-/* The SHA-256 of a file's bytes into hex; -1 when it cannot be read. */
-static int
-file_sha256(const char *path, char hex[65])
+int
+prov_file_sha256(const char *path, char hex[65])
 {
 	unsigned char chunk[65536];
 	struct sha256 h;
@@ -78,7 +77,7 @@ prov_files(struct buf *b, const char *deps)
 			buf_printf(&key, "\n%s\n", path.p);
 			if (strstr(seen.p, key.p) == NULL) {
 				buf_add(&seen, key.p + 1, key.n - 1);
-				if (file_sha256(path.p, hex) != 0) {
+				if (prov_file_sha256(path.p, hex) != 0) {
 					snprintf(msg, sizeof msg, "%.500s: cannot be read", path.p);
 					free(key.p);
 					return msg;
@@ -358,3 +357,60 @@ prov_fixed(const char *old, char **sidename, const struct buf *sidemeta, size_t 
 	doc_free(&od);
 }
 
+
+/* Refuse to resume old when an object member differs from new's. */
+static void
+samefields(const char *what, const char *oldraw, size_t oldlen, const char *newraw,
+    size_t newlen, const char *skip)
+{
+	struct jrecord o = { 0 }, n = { 0 };
+	const struct jfield *f, *g;
+	struct buf b = { 0 };
+	size_t i;
+
+	if (jparse(oldraw, oldlen, &o) != NULL || jparse(newraw, newlen, &n) != NULL)
+		die("resume: %s is not an object", what);
+	/* Every old member against the new one, then the new members the old lacks. */
+	for (i = 0; i < o.n + n.n; i++) {
+		f = i < o.n ? &o.field[i] : &n.field[i - o.n];
+		g = jget(i < o.n ? &n : &o, f->key, f->keylen);
+		if (skip != NULL && f->keylen == strlen(skip) && memcmp(f->key, skip, f->keylen) == 0)
+			continue;
+		if (g != NULL && (i >= o.n ||
+		    (g->rawlen == f->rawlen && memcmp(g->raw, f->raw, f->rawlen) == 0)))
+			continue;
+		buf_printf(&b, "%s.%.*s differs: was ", what, (int)f->keylen, f->key);
+		doc_quoted(&b, i < o.n ? f : g);
+		buf_puts(&b, ", now ");
+		doc_quoted(&b, i < o.n ? g : f);
+		die("resume refused: %s", b.p);
+	}
+	jrecord_free(&o);
+	jrecord_free(&n);
+}
+
+void
+prov_resume(const struct doc *od, const struct buf *mach, const struct buf *run, const struct buf *sides)
+{
+	const struct jfield *f, *g;
+	struct jrecord top = { 0 }, os = { 0 };
+	char what[300];
+	size_t i;
+
+	f = doc_need(&od->top, "machine", J_OBJECT, od->path);
+	samefields("machine", f->raw, f->rawlen, mach->p, mach->n, NULL);
+	f = doc_need(&od->top, "run", J_OBJECT, od->path);
+	samefields("run", f->raw, f->rawlen, run->p, run->n, "date");
+	f = doc_need(&od->top, "sides", J_OBJECT, od->path);
+	jparse(sides->p, sides->n, &top);
+	jparse(f->raw, f->rawlen, &os);
+	for (i = 0; i < top.n; i++) {
+		g = jget(&os, top.field[i].key, top.field[i].keylen);
+		snprintf(what, sizeof what, "sides.%.*s", (int)top.field[i].keylen, top.field[i].key);
+		if (g == NULL)
+			die("resume refused: side %.*s is new", (int)top.field[i].keylen, top.field[i].key);
+		samefields(what, g->raw, g->rawlen, top.field[i].raw, top.field[i].rawlen, NULL);
+	}
+	jrecord_free(&os);
+	jrecord_free(&top);
+}

@@ -7,6 +7,10 @@
 #define PERFGATE_PERFPROV_H
 
 #include "buf.h"
+#include "perfjson.h"
+
+/* The SHA-256 of a file's bytes into hex; -1 when it cannot be read. */
+int prov_file_sha256(const char *path, char hex[65]);
 
 /*
  * From a compiler's dependency rules (cc -M: "x.o: a.c b.h \" ...), the
@@ -35,5 +39,13 @@ void prov_machine(struct buf *b);
  * fixed by its name. sidemeta holds each side's members, as perfdoc -o.
  */
 void prov_fixed(const char *old, char **sidename, const struct buf *sidemeta, size_t nside);
+
+/*
+ * Exit 2, "resume refused" naming the field and both values, unless the
+ * earlier document od describes the same machine, the same run (but its
+ * date) and the same sides as mach, run and sides, the new run's objects.
+ */
+void prov_resume(const struct doc *od, const struct buf *mach, const struct buf *run,
+    const struct buf *sides);
 
 #endif

@@ -222,6 +222,11 @@ table_render(struct buf *b, const struct doc *d)
 		buf_puts(b, "---:|");
 	buf_puts(b, "---|\n");
 	for (i = 0; i < d->nrows; i++) {
+		const char *why = doc_row_entries(d, i);
+
+		/* A row short of a reference would put its cells under the wrong headers. */
+		if (why != NULL)
+			die("%s: %s", d->path, why);
 		s = xstrdup(d->path);
 		table_row(b, &d->rows[i], sr.n, s);
 		free(s);

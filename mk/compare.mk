@@ -5,14 +5,19 @@
 #	make compare-check        docs/perf-table.md is what docs/perf.json renders
 #	make compare-table        write docs/perf-table.md from docs/perf.json again
 #	make compare-drafts       an issue draft per row slower than a reference
-#	make compare-ci           nothing timed, for every pull request: the table
-#	                          is what perf.json renders, the implementation's
+#	make compare-ci           nothing timed, for every pull request: every side
+#	                          has a licence (a GPL reference only as a black
+#	                          box), every row an entry for every reference,
+#	                          the table is what perf.json renders, the implementation's
 #	                          allocations a call are those perf.json records,
 #	                          every public function of COMPARE_HEADER has a case
 #	                          or a line "- `name`: reason" in COMPARE_EXEMPT
-#	make compare-allocs       record the allocations in perf.json, nothing timed
-#	                          (its rows kept, deferred when timed in another run;
-#	                          a new case a deferred row)
+#	make compare-lock         rewrite COMPARE_LOCK (docs/refs.lock), the pinned
+#	                          reference environment, from this machine
+#	make compare-allocs       record the allocations in perf.json, nothing timed,
+#	                          nothing built but the implementation: the rows,
+#	                          timings, date and commit of the measurement kept,
+#	                          a new case a deferred row
 #
 # make compare fails (status 2) when a row is deferred: the document and its
 # table are written with the valid rows and the deferred ones, and the
@@ -39,10 +44,13 @@
 #	                    flags and sources: every file the build reads is
 #	                    digested (cc -M); a reference's compiler and flags
 #	                    are fixed by its name, checked against perf.json
-#	COMPARE_LICENSE_S   its SPDX licence expression (default NOASSERTION);
-#	                    a GPL reference is refused unless
+#	COMPARE_LICENSE_S   its SPDX licence expression, which every side needs
+#	                    (none, NOASSERTION or NONE is refused); a GPL
+#	                    reference is refused unless
 #	COMPARE_BLACKBOX_S = 1: a separate program, never built or linked here
 #	COMPARE_ABOUT_S     a command printing a JSON object about it
+#	COMPARE_LOCK_S      a reference's command printing what pins it:
+#	                    {"package":...,"version":...,"files":[paths]}
 
 COMPARE_SAVED_GOAL := $(.DEFAULT_GOAL)
 COMPARE_MK_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -88,22 +96,24 @@ COMPARE_CMD_kata = $(COMPARE_DIR)/kata/bench
 COMPARE_CMD_plain = $(COMPARE_DIR)/plain/bench
 COMPARE_CMD_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py
 # The C sides as built, and digested, file by file (every header too).
-# kata is the implementation, built as KATA, CC and CFLAGS say; plain is a
-# reference, fixed by its name: plain C by cc at -O2, whatever CC and
-# CFLAGS are (other flags would make another reference).
+# kata is the implementation, built as KATA, CC and CFLAGS say; plain and
+# blas are C references, fixed by their names: committed sources built by
+# cc at -O2 -ffp-contract=off (no fused multiply-add the compiler chose),
+# whatever CC and CFLAGS are (other flags would make another reference).
+COMPARE_REF_CFLAGS = -std=c11 -O2 -ffp-contract=off
 COMPARE_CC_kata = $(CC)
 COMPARE_CFLAGS_kata = $(CFLAGS) -Ikata -Ibench
 COMPARE_SOURCES_kata = bench/bench.c $(KATA)
 COMPARE_CC_plain = cc
-COMPARE_CFLAGS_plain = -std=c11 -O2 -Ikata -Ibench -DPLAIN_AS_KATA
+COMPARE_CFLAGS_plain = $(COMPARE_REF_CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA
 COMPARE_SOURCES_plain = bench/bench.c kata/plain.c
 COMPARE_LDLIBS_kata = -lm
 COMPARE_LDLIBS_plain = -lm
 COMPARE_VERSION_kata = $(CC) --version
 COMPARE_VERSION_plain = $(COMPARE_CC_plain) --version
-# perfgate states no licence of its own; NumPy's is BSD-3-Clause.
-COMPARE_LICENSE_kata = NOASSERTION
-COMPARE_LICENSE_plain = NOASSERTION
+# perfgate's licence (LICENSE) is BSD-3-Clause, NumPy's and OpenBLAS's too.
+COMPARE_LICENSE_kata = BSD-3-Clause
+COMPARE_LICENSE_plain = BSD-3-Clause
 COMPARE_LICENSE_numpy = BSD-3-Clause
 COMPARE_ABOUT_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --about
 # The BLAS a C programmer links (-lblas), called directly: kata/blas.c.
@@ -111,12 +121,18 @@ COMPARE_SIDES += blas
 COMPARE_BLAS_LIBS ?= -lblas
 COMPARE_CMD_blas = $(COMPARE_DIR)/blas/bench
 COMPARE_CC_blas = cc
-COMPARE_CFLAGS_blas = -std=c11 -O2 -Ikata -Ibench
+COMPARE_CFLAGS_blas = $(COMPARE_REF_CFLAGS) -Ikata -Ibench
 COMPARE_SOURCES_blas = bench/bench.c kata/blas.c kata/plain.c
 COMPARE_LDLIBS_blas = $(COMPARE_BLAS_LIBS) -lm
 COMPARE_VERSION_blas = $(COMPARE_CC_blas) --version
-COMPARE_LICENSE_blas = NOASSERTION
+COMPARE_LICENSE_blas = BSD-3-Clause
 COMPARE_ABOUT_blas = $(COMPARE_DIR)/blas/about
+# The pinned reference environment (docs/refs.lock): each reference's
+# package, version and the libraries it loads, as it says them.
+COMPARE_LOCK ?= docs/refs.lock
+COMPARE_LOCK_plain = $(COMPARE_DIR)/plain/worker --lock
+COMPARE_LOCK_blas = $(COMPARE_DIR)/blas/worker --lock
+COMPARE_LOCK_numpy = $(COMPARE_PYTHON) kata/numpy_worker.py --lock
 # Four sides: a Williams cycle is 4 rounds, so 8 (6 would leave it half run).
 ifeq ($(origin COMPARE_ROUNDS),file)
 COMPARE_ROUNDS = 8
@@ -127,18 +143,33 @@ COMPARE_ORACLE = $(COMPARE_DIR)/oracle/bench
 COMPARE_RESULT_count_below = i32
 COMPARE_ACCURACY ?= budget.toml
 # COMPARE_WORKERS=1: every side a long-lived worker (wside, bench/worker.h),
-# started once, fed the argument files COMPARE_INPUT writes (BENCH_INPUT).
+# started once in its run directory, fed each case's inputs as
+# COMPARE_INPUT writes them (BENCH_INPUT), loaded as a float64 matrix of
+# COMPARE_SHAPE_<case> (COLSxROWS, column-major: bench.c's values in
+# order, as kata/worker.c says); NumPy's speaks JSON lines.
 COMPARE_INPUT = $(COMPARE_DIR)/kata/bench
-COMPARE_WORKER_kata = $(COMPARE_DIR)/kata/worker
-COMPARE_WORKER_plain = $(COMPARE_DIR)/plain/worker
-COMPARE_WORKER_blas = $(COMPARE_DIR)/blas/worker
+COMPARE_SHAPE_matmul = 384x192
+COMPARE_SHAPE_sum = 1x8192
+COMPARE_SHAPE_rmsnorm = 17x1024
+COMPARE_SHAPE_count_below = 257x1024
+COMPARE_WORKER_kata = $(abspath $(COMPARE_DIR)/kata/worker)
+COMPARE_WORKER_plain = $(abspath $(COMPARE_DIR)/plain/worker)
+COMPARE_WORKER_blas = $(abspath $(COMPARE_DIR)/blas/worker)
 COMPARE_WORKER_numpy = $(COMPARE_PYTHON) $(abspath kata/numpy_worker.py) --worker
+COMPARE_WORKER_JSON_numpy = 1
 COMPARE_PREREQ = compare-sides
 COMPARE_CI_PREREQ = compare-side-kata
 COMPARE_HEADER ?= kata/kernels.h
 endif
 # What compare-ci and compare-allocs build: the implementation is enough.
 COMPARE_CI_PREREQ ?= $(COMPARE_PREREQ)
+# The pinned reference environment: a committed file naming, for every
+# reference, its package, its version and the SHA-256 of every library
+# file it loads, from its COMPARE_LOCK_S command (one JSON object,
+# {"package":...,"version":...,"files":[paths]}); make compare refuses a
+# machine whose references differ, make compare-lock rewrites the file on
+# purpose. Empty: nothing is pinned.
+COMPARE_LOCK ?=
 
 # compare.sh's environment, given to its recipe alone: exported, the
 # variables would be expanded (NumPy looked for) in every recipe of the
@@ -146,19 +177,22 @@ COMPARE_CI_PREREQ ?= $(COMPARE_PREREQ)
 compare_q = '$(subst ','\'',$(1))'
 COMPARE_ENV = $(foreach v,COMPARE_BIN COMPARE_DIR COMPARE_DOC COMPARE_TABLE COMPARE_SIDES \
     COMPARE_CASES COMPARE_ROUNDS COMPARE_RETRIES COMPARE_WAIT COMPARE_TIMEOUT COMPARE_CPU \
-    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_COMMIT COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT,$(v)=$(call compare_q,$($(v)))) \
-    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CC CFLAGS SOURCE SOURCES ABOUT LICENSE BLACKBOX,\
+    COMPARE_MAXPRESSURE COMPARE_MAXLOAD RESUME COMPARE_COMMIT COMPARE_ALLOCS COMPARE_HEADER COMPARE_EXEMPT \
+    COMPARE_LOCK,$(v)=$(call compare_q,$($(v)))) \
+    $(foreach s,$(COMPARE_SIDES),$(foreach k,CMD VERSION CC CFLAGS SOURCE SOURCES ABOUT LICENSE BLACKBOX LOCK,\
     COMPARE_$(k)_$(s)=$(call compare_q,$(COMPARE_$(k)_$(s)))))
 
-.PHONY: compare compare-check compare-table compare-drafts compare-sides compare-side-kata compare-ci compare-allocs
+.PHONY: compare compare-check compare-table compare-drafts compare-sides compare-side-kata compare-ci compare-allocs compare-lock
 
 COMPARE_TOOLS = $(COMPARE_BIN)/alternate $(COMPARE_BIN)/minjson $(COMPARE_BIN)/refjudge $(COMPARE_BIN)/perfdoc
 
 # Accuracy's part of compare.sh's environment (COMPARE_ORACLE: none, none scored).
 COMPARE_WORKERS ?= 0
 COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY COMPARE_WORKERS COMPARE_INPUT,$(v)=$(call compare_q,$($(v)))) \
-    $(foreach s,$(COMPARE_SIDES),COMPARE_WORKER_$(s)=$(call compare_q,$(COMPARE_WORKER_$(s)))) \
-    $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))))
+    $(foreach s,$(COMPARE_SIDES),COMPARE_WORKER_$(s)=$(call compare_q,$(COMPARE_WORKER_$(s))) \
+        COMPARE_WORKER_JSON_$(s)=$(call compare_q,$(COMPARE_WORKER_JSON_$(s)))) \
+    $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))) \
+        COMPARE_SHAPE_$(c)=$(call compare_q,$(COMPARE_SHAPE_$(c))))
 COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore $(COMPARE_BIN)/wside
 
 # RESUME=1 on a document with no deferred row has nothing to do: it builds
@@ -186,9 +220,9 @@ compare-sides: compare-side-kata
 	@mkdir -p $(COMPARE_DIR)/blas
 	$(COMPARE_CC_blas) $(COMPARE_CFLAGS_blas) -o $(COMPARE_DIR)/blas/bench $(COMPARE_SOURCES_blas) $(COMPARE_LDLIBS_blas)
 	$(CC) $(CFLAGS) -Ikata -o $(COMPARE_DIR)/blas/about kata/blas_about.c $(COMPARE_BLAS_LIBS) -ldl
-	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/kata/worker kata/worker.c $(KATA) -lm
-	$(CC) $(CFLAGS) -Ikata -Ibench -DPLAIN_AS_KATA -o $(COMPARE_DIR)/plain/worker kata/worker.c kata/plain.c -lm
-	$(CC) $(CFLAGS) -Ikata -Ibench -o $(COMPARE_DIR)/blas/worker kata/worker.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
+	$(COMPARE_CC_kata) $(COMPARE_CFLAGS_kata) -o $(COMPARE_DIR)/kata/worker kata/worker.c $(KATA) -lm
+	$(COMPARE_CC_plain) $(COMPARE_CFLAGS_plain) -o $(COMPARE_DIR)/plain/worker kata/worker.c kata/plain.c -lm
+	$(COMPARE_CC_blas) $(COMPARE_CFLAGS_blas) -o $(COMPARE_DIR)/blas/worker kata/worker.c kata/blas.c kata/plain.c $(COMPARE_BLAS_LIBS) -lm
 	@mkdir -p $(COMPARE_DIR)/oracle
 	$(CC) $(CFLAGS) -Ikata -Ibench -DBENCH_ORACLE -DPLAIN_AS_KATA -o $(COMPARE_DIR)/oracle/bench bench/bench.c kata/oracle.c kata/plain.c -lm
 
@@ -202,6 +236,10 @@ compare-ci: $(COMPARE_BIN)/perfdoc $(COMPARE_CI_PREREQ)
 
 compare-allocs: $(COMPARE_TOOLS) $(COMPARE_CI_PREREQ)
 	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh allocs
+
+# Rewrite COMPARE_LOCK from what the references here say, on purpose.
+compare-lock: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
+	@$(COMPARE_ENV) sh $(COMPARE_MK_DIR)/compare.sh lock
 
 # Paths are quoted for the shell: a name may hold blanks, quotes or ;.
 compare-check: $(COMPARE_BIN)/perfdoc

@@ -66,6 +66,8 @@ cases=$COMPARE_CASES resume= counts=
 if [ "$mode" = ci ]; then
 	[ -f "$doc" ] || { say "compare-ci: no $doc: make compare writes it"; exit 2; }
 	rc=0
+	# Every side's licence, every row's entry for every reference, as make compare wants them.
+	"$bin/perfdoc" -R "$doc" || rc=$(worst $rc $?)
 	"$bin/perfdoc" -c "$COMPARE_TABLE" "$doc" || rc=$(worst $rc $?)
 	if [ "${COMPARE_ALLOCS:-1}" != 0 ]; then
 		impl_counts "$dir/ci-counts.out"
@@ -74,8 +76,51 @@ if [ "$mode" = ci ]; then
 	if [ -n "${COMPARE_HEADER-}" ]; then
 		"$bin/perfdoc" -p "$COMPARE_HEADER" -e "$COMPARE_EXEMPT" "$doc" || rc=$(worst $rc $?)
 	fi
-	[ $rc = 0 ] && say "compare-ci: $COMPARE_TABLE, the allocations and ${COMPARE_HEADER:-the cases} agree with $doc"
+	[ $rc = 0 ] && say "compare-ci: the licences, every row's references, $COMPARE_TABLE, the allocations and ${COMPARE_HEADER:-the cases} agree with $doc"
 	exit $rc
+fi
+
+# make compare-allocs: the allocations a call recorded, nothing timed.
+# With a document that reads, its rows, timings, date, commit, machine and
+# sides are kept as the measurement left them (the counts are exact on any
+# tree and under any load), a new case a deferred row; so nothing but the
+# implementation is built or run. Without one, a document of deferred rows.
+if [ "$mode" = allocs ]; then
+	impl_counts "$dir/counts.out"
+	[ -n "$counts" ] || { say "compare-allocs: COMPARE_ALLOCS=0: nothing to record"; exit 2; }
+	if [ -f "$doc" ] && "$bin/perfdoc" -q "$doc" > /dev/null 2>&1; then
+		list=$(echo $COMPARE_SIDES | tr ' ' ',')
+		"$bin/perfdoc" -o "$doc" -K -r "$doc" -a "$dir/counts.out" -s "$list" -C "$cases" || exit 2
+		"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+		say "wrote the allocations of $cases into $doc, and $COMPARE_TABLE"
+		exit 0
+	fi
+fi
+
+# refs_lock FLAG: perfdoc FLAG (-L check, -W write) on COMPARE_LOCK, with
+# what every reference says of itself now (COMPARE_LOCK_S, one JSON
+# object: its package, version and the library files it loaded).
+refs_lock() {
+	flag=$1 first=1
+	shift $#
+	mkdir -p "$dir/refs" || return 2
+	for s in $COMPARE_SIDES; do
+		[ $first = 1 ] && { first=0; continue; }
+		v=$(side_var "$s" LOCK)
+		[ -n "$v" ] || { say "reference $s: COMPARE_LOCK_$s is empty: every reference is pinned in $COMPARE_LOCK"; return 2; }
+		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
+		    sh -c "$v" > "$dir/refs/$s.json" || { say "reference $s: $v failed"; return 2; }
+		set -- "$@" "$s=$dir/refs/$s.json"
+	done
+	"$bin/perfdoc" "$flag" "$COMPARE_LOCK" "$@"
+}
+
+# make compare-lock: the pinned environment rewritten, on purpose.
+if [ "$mode" = lock ]; then
+	[ -n "${COMPARE_LOCK-}" ] || { say "compare-lock: COMPARE_LOCK is empty: nothing is pinned"; exit 2; }
+	refs_lock -W || exit 2
+	say "wrote $COMPARE_LOCK: the references of this machine, pinned"
+	exit 0
 fi
 
 if [ "${RESUME:-0}" = 1 ]; then
@@ -110,7 +155,21 @@ if [ $# -ge 3 ]; then
 	if [ $((rounds % period)) -ne 0 ]; then
 		rounds=$(( (rounds / period + 1) * period ))
 		say "COMPARE_ROUNDS=$COMPARE_ROUNDS rounded up to $rounds: whole Williams periods of $# sides"
+	else
+		n=$((rounds / period)) p=periods
+		[ $n = 1 ] && p=period
+		say "COMPARE_ROUNDS=$rounds: $n whole Williams $p of $# sides, $period rounds each"
 	fi
+elif [ $# = 2 ]; then
+	# Two sides alternate exactly, any number of rounds: the first
+	# four rounds said in full.
+	order= r=1
+	while [ $r -le "$rounds" ] && [ $r -le 4 ]; do
+		if [ $((r % 2)) = 1 ]; then o="$1 $2"; else o="$2 $1"; fi
+		order=${order:+$order, }$o r=$((r + 1))
+	done
+	[ "$rounds" -gt 4 ] && order="$order, ..."
+	say "COMPARE_ROUNDS=$rounds: $1 and $2 alternate exactly: $order"
 fi
 
 # in_top CMD ARG...: CMD at the top of the work tree, with pathspecs
@@ -166,6 +225,17 @@ fi
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
     -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
     -n "rounds=$rounds" -m "gauge=$gauge" -n "maxload=$maxload"
+# The pinned references: this machine's must be the lock's, and the lock
+# is the run's, so that a resume refuses another (allocations only pin
+# nothing: they run no reference).
+if [ -n "${COMPARE_LOCK-}" ] && [ "$mode" != allocs ]; then
+	[ -f "$COMPARE_LOCK" ] || { say "no $COMPARE_LOCK, the pinned references: make compare-lock writes it"; exit 2; }
+	if ! refs_lock -L; then
+		say "the references here are not those $COMPARE_LOCK pins: make compare-lock rewrites it, on purpose"
+		exit 2
+	fi
+	set -- "$@" -m "refs_lock_sha256=$(sha256sum < "$COMPARE_LOCK" | cut -c1-64)"
+fi
 list=
 for s in $COMPARE_SIDES; do
 	list=${list:+$list,}$s
@@ -186,8 +256,9 @@ for s in $COMPARE_SIDES; do
 		    { say "side $s: ${cc:-cc} -M cannot list what its build reads"; exit 2; }
 		set -- "$@" -F "$s=$dir/$s.deps"
 	fi
+	# No licence, no -l: the description is refused below (perfdoc -R).
 	v=$(side_var "$s" LICENSE)
-	set -- "$@" -l "$s=${v:-NOASSERTION}"
+	[ -n "$v" ] && set -- "$@" -l "$s=$v"
 	v=$(side_var "$s" BLACKBOX)
 	case $v in
 	1) set -- "$@" -b "$s" ;;
@@ -199,7 +270,8 @@ for s in $COMPARE_SIDES; do
 		set -- "$@" -A "$s:source=$v" -A "$s:source_sha256=$(sha256sum < "$v" | cut -c1-64)"
 	fi
 	v=$(side_var "$s" ABOUT)
-	if [ -n "$v" ]; then
+	# What a side ran with describes a timing; allocations only run none.
+	if [ -n "$v" ] && [ "$mode" != allocs ]; then
 		# With the thread variables alternate gives the sides, so that a
 		# library's thread count is the one the side measured with.
 		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
@@ -208,16 +280,11 @@ for s in $COMPARE_SIDES; do
 	fi
 done
 
-# make compare-allocs: the allocations recorded, nothing timed; every
-# row kept (deferred when its timings are of another run), a new case a
-# deferred row.
+# make compare-allocs with no document yet: every row deferred, described.
 if [ "$mode" = allocs ]; then
-	impl_counts "$dir/counts.out"
-	[ -n "$counts" ] || { say "compare-allocs: COMPARE_ALLOCS=0: nothing to record"; exit 2; }
-	[ -f "$doc" ] && set -- -r "$doc" "$@"
 	"$bin/perfdoc" -o "$doc" -K -a "$dir/counts.out" -s "$list" -C "$cases" "$@" || exit 2
 	"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
-	say "wrote the allocations of $cases into $doc, and $COMPARE_TABLE"
+	say "wrote the allocations of $cases into $doc, every row deferred, and $COMPARE_TABLE"
 	exit 0
 fi
 
@@ -228,8 +295,10 @@ fi
 [ -f "$doc" ] && "$bin/perfdoc" -q "$doc" >/dev/null 2>&1 && set -- "$@" -f "$doc"
 if [ -n "$resume" ]; then
 	"$bin/perfdoc" -o "$dir/resume-check.json" -r "$doc" -s "$list" -C "" "$@" || exit 2
+	"$bin/perfdoc" -R "$dir/resume-check.json" || exit 2
 else
 	"$bin/perfdoc" -o "$dir/check.json" -K -s "$list" -C "" "$@" || exit 2
+	"$bin/perfdoc" -R "$dir/check.json" || exit 2
 fi
 
 # The implementation's allocations, counted once before the rows are timed.
@@ -261,48 +330,55 @@ score_row() {
 	    { say "row $c: the oracle ($COMPARE_ORACLE) failed"; return 2; }
 	[ -f "$ev/oracle.bin" ] || { say "row $c: the oracle wrote no $ev/oracle.bin"; return 2; }
 	shift $#
+	t=$(eval "printf '%s' \"\${COMPARE_RESULT_$c:-f32}\"")
 	for s in $COMPARE_SIDES; do
 		OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
-		    BENCH_CASES=$c BENCH_EVAL=$ev/$s.bin sh -c "$(side_var "$s" CMD)" >/dev/null ||
+		    BENCH_CASES=$c BENCH_EVAL=$ev/$s.bin BENCH_RESULT=$t sh -c "$(side_var "$s" CMD)" >/dev/null ||
 		    { say "row $c: side $s failed to evaluate the case (BENCH_EVAL)"; return 2; }
 		[ -f "$ev/$s.bin" ] || { say "row $c: side $s wrote no $ev/$s.bin (BENCH_EVAL)"; return 2; }
 		set -- "$@" "$s=$ev/$s.bin"
 	done
-	t=$(eval "printf '%s' \"\${COMPARE_RESULT_$c:-f32}\"")
 	"$bin/ulpscore" -c "$c" -t "$t" ${COMPARE_ACCURACY:+-b "$COMPARE_ACCURACY"} \
 	    -o "$ev/oracle.bin" "$@" > "$dir/rows/$c.acc"
 }
 
 # COMPARE_WORKERS=1: each side with a COMPARE_WORKER_S is a long-lived
-# worker, started here once (wside -s: one thread shown, every argument
-# file's digest checked), each case's inputs written once by COMPARE_INPUT
-# (BENCH_INPUT); the side's command becomes wside on that worker, so that
-# no round includes its start-up. Stopped when this script ends.
-workers=
+# worker, started here once in its run directory, keyed by the commit
+# ($dir/workers/<commit>/<side>: wside -s: one thread shown, every
+# argument's digest checked), each case's inputs written once by
+# COMPARE_INPUT (BENCH_INPUT) and loaded as a matrix of COMPARE_SHAPE_CASE;
+# COMPARE_WORKER_JSON_S=1: it speaks JSON lines. The side's command
+# becomes wside on that worker, so that no round includes its start-up;
+# what the worker said of itself joins the side's description. Stopped
+# when this script ends.
+workers= wroot=$dir/workers/$commit
 # start_worker SIDE COMMAND: its own "$@", not the run's description.
 start_worker() {
-	ws=$1 wd=$dir/workers/$1 w=$2
+	ws=$1 wd=$wroot/$1 w=$2
 	mkdir -p "$wd" || return 2
 	shift $#
 	for c in $cases; do
-		ln -f "$dir/workers/args/$c.arg" "$wd/$c.arg" 2>/dev/null ||
-		    cp "$dir/workers/args/$c.arg" "$wd/$c.arg" || return 2
-		set -- "$@" -a "$c=$c.arg"
+		shape=$(eval "printf '%s' \"\${COMPARE_SHAPE_$c-}\"")
+		[ -n "$shape" ] || { say "row $c: COMPARE_SHAPE_$c is empty: a worker loads a matrix, COLSxROWS"; return 2; }
+		ln -f "$wroot/args/$c.arg" "$wd/$c.arg" 2>/dev/null ||
+		    cp "$wroot/args/$c.arg" "$wd/$c.arg" || return 2
+		set -- "$@" -a "$c=$shape:$c.arg"
 	done
+	[ "$(side_var "$ws" WORKER_JSON)" = 1 ] && set -- -j "$@"
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 VECLIB_MAXIMUM_THREADS=1 \
 	    "$bin/wside" -s "$wd" "$@" -- sh -c "exec $w" || { say "side $ws: its worker was refused"; return 2; }
 }
 stop_workers() {
 	for s in $workers; do
-		"$bin/wside" -q "$dir/workers/$s" 2>/dev/null
+		"$bin/wside" -q "$wroot/$s" 2>/dev/null
 	done
 }
 if [ "${COMPARE_WORKERS:-0}" = 1 ]; then
 	trap stop_workers EXIT
 	trap 'exit 2' INT TERM HUP
-	rm -rf "$dir/workers" && mkdir -p "$dir/workers/args" || exit 2
+	rm -rf "$wroot" && mkdir -p "$wroot/args" || exit 2
 	for c in $cases; do
-		BENCH_CASES=$c BENCH_INPUT=$dir/workers/args/$c.arg sh -c "$COMPARE_INPUT" ||
+		BENCH_CASES=$c BENCH_INPUT=$wroot/args/$c.arg sh -c "$COMPARE_INPUT" ||
 		    { say "row $c: COMPARE_INPUT ($COMPARE_INPUT) wrote no argument file"; exit 2; }
 	done
 	for s in $COMPARE_SIDES; do
@@ -310,7 +386,8 @@ if [ "${COMPARE_WORKERS:-0}" = 1 ]; then
 		[ -n "$w" ] || continue
 		start_worker "$s" "$w" || exit 2
 		workers="$workers $s"
-		eval "COMPARE_CMD_$s=\"'\$bin/wside' '\$dir/workers/\$s'\""
+		eval "COMPARE_CMD_$s=\"'\$bin/wside' '\$wroot/\$s'\""
+		set -- "$@" -J "$s=$wroot/$s/worker.json"
 	done
 fi
 

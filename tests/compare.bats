@@ -161,6 +161,24 @@ gitproject() {
 	[ -z "$stderr" ]
 }
 
+@test "compare: two sides alternate exactly: COMPARE_ROUNDS=3 runs ab, ba, ab and says so" {
+	run -0 --separate-stderr fake compare COMPARE_ROUNDS=3 COMPARE_CASES=alpha
+	[ "$(jq -r '[.round, .side] | @tsv' build/compare/rows/alpha.jsonl | paste -sd ' ')" = \
+	    "$(printf '1\timpl 1\tref 2\tref 2\timpl 3\timpl 3\tref')" ]
+	[[ $stderr == *"compare: COMPARE_ROUNDS=3: impl and ref alternate exactly: impl ref, ref impl, impl ref"* ]]
+	jq -e '.run.rounds == 3 and .rows[0].rounds == 3' docs/perf.json
+}
+
+@test "compare: four sides run whole Williams periods, and say how many" {
+	run -0 --separate-stderr fake compare COMPARE_SIDES='impl ref r2 r3' COMPARE_CMD_r2='$(COMPARE_CMD_ref)' \
+	    COMPARE_CMD_r3='$(COMPARE_CMD_ref)' COMPARE_LICENSE_r2=MIT COMPARE_LICENSE_r3=MIT COMPARE_ROUNDS=5 COMPARE_CASES=alpha
+	[[ $stderr == *"compare: COMPARE_ROUNDS=5 rounded up to 8: whole Williams periods of 4 sides"* ]]
+	[ "$(jq -s 'map(.round) | max' build/compare/rows/alpha.jsonl)" -eq 8 ]
+	run -0 --separate-stderr fake compare COMPARE_SIDES='impl ref r2 r3' COMPARE_CMD_r2='$(COMPARE_CMD_ref)' \
+	    COMPARE_CMD_r3='$(COMPARE_CMD_ref)' COMPARE_LICENSE_r2=MIT COMPARE_LICENSE_r3=MIT COMPARE_ROUNDS=4 COMPARE_CASES=alpha
+	[[ $stderr == *"compare: COMPARE_ROUNDS=4: 1 whole Williams period of 4 sides, 4 rounds each"* ]]
+}
+
 @test "compare: bench.h never takes the warm-up call as the measurement, however long it took" {
 	cat >first.c <<-'EOF'
 	#include "bench.h"
@@ -228,7 +246,7 @@ gitproject() {
 	    "alpha.labels.txt alpha.md alpha.title.txt beta.labels.txt beta.md beta.title.txt gamma.labels.txt gamma.md gamma.title.txt" ]
 	[ "$(cat build/compare/drafts/alpha.title.txt)" = "perf: alpha is 2x slower than ref on one core" ]
 	grep -qF '| alpha | 400 (400–400) | 200 (200–200) | 2 slower | 2x slower than ref |' build/compare/drafts/alpha.md
-	grep -qF -- '- ref: ratio 2 (slower); licence NOASSERTION, version ref 1.0; version ref 1.0' build/compare/drafts/alpha.md
+	grep -qF -- '- ref: ratio 2 (slower); licence BSD-3-Clause, version ref 1.0; version ref 1.0' build/compare/drafts/alpha.md
 	grep -qF 'The pressure after each round: [1,1]' build/compare/drafts/alpha.md
 	grep -q '^Run: commit none' build/compare/drafts/alpha.md
 	# A faster implementation drafts nothing.
@@ -259,6 +277,21 @@ gitproject() {
 	echo "$output" | jq -e '.openblas_coretype == "Haswell" and (.numpy | length > 0) and has("openblas_corename")'
 }
 
+@test "compare: the kata's C references are built at -O2 -ffp-contract=off, processes and workers alike, and recorded so" {
+	run -0 --separate-stderr make -n -s --no-print-directory -C "$TOP" compare COMPARE_DIR=x COMPARE_PYTHON=python3 CC=clang CFLAGS=-O3
+	for s in plain blas; do
+		for b in bench worker; do
+			echo "$output" | grep -q "^cc -std=c11 -O2 -ffp-contract=off .*-o x/$s/$b "
+		done
+		# compare.sh is given the same flags to record, whatever CC and CFLAGS say.
+		echo "$output" | grep -q "COMPARE_CC_$s='cc' "
+		echo "$output" | grep -q "COMPARE_CFLAGS_$s='-std=c11 -O2 -ffp-contract=off -Ikata -Ibench"
+	done
+	# The implementation is built as CC and CFLAGS say, its worker too.
+	echo "$output" | grep -q '^clang -O3 -Ikata -Ibench -o x/kata/worker '
+	jq -e '.sides.plain.cflags | startswith("-std=c11 -O2 -ffp-contract=off ")' "$TOP/docs/perf.json"
+}
+
 @test "compare: the committed table is what the committed document generates" {
 	run -0 --separate-stderr perfdoc -c "$TOP/docs/perf-table.md" "$TOP/docs/perf.json"
 }
@@ -270,7 +303,7 @@ gitproject() {
 	rm -f calls
 	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-ci
 	[ ! -e calls ]
-	[[ $stderr == *"compare-ci: docs/perf-table.md, the allocations and the cases agree with docs/perf.json"* ]]
+	[[ $stderr == *"compare-ci: the licences, every row's references, docs/perf-table.md, the allocations and the cases agree with docs/perf.json"* ]]
 }
 
 @test "compare: compare-ci fails on an added allocation, and on a removed one until it is recorded" {
@@ -289,7 +322,8 @@ gitproject() {
 	alpha=$(jq -c '.rows[0].sides' docs/perf.json)
 	FAKE_ALLOCS=1 run -0 --separate-stderr fake compare-allocs COMPARE_CASES='alpha beta gamma delta'
 	[ "$(jq -c '[.rows[] | [.case, .valid, .deferred, .allocs]]' docs/perf.json)" = \
-	    '[["alpha",true,null,1],["beta",true,null,1],["gamma",true,null,1],["delta",false,"missing",1]]' ]
+	    '[["alpha",true,null,1],["beta",true,null,1],["gamma",true,null,1],["delta",false,"allocs",1]]' ]
+	jq -e '.status == "partial" and .rows_valid == 3 and .rows_total == 4' docs/perf.json
 	[ "$(jq -c '.rows[0].sides' docs/perf.json)" = "$alpha" ]
 	run -0 --separate-stderr fake compare-check
 	# CI now wants delta timed no more than it wants it counted: its allocations are there.
@@ -297,6 +331,41 @@ gitproject() {
 	# A case perf.json has never heard of fails CI until compare-allocs adds it.
 	FAKE_ALLOCS=1 run -2 --separate-stderr fake compare-ci COMPARE_CASES='alpha beta gamma delta epsilon'
 	[[ $stderr == *"perfdoc: row epsilon: not in docs/perf.json: make compare-allocs adds it"* ]]
+}
+
+@test "compare: compare-allocs keeps the measurement's run, date and commit, whatever this run's gate and tree" {
+	gitproject 'docs/'
+	run -0 --separate-stderr fake compare
+	cp docs/perf.json before.json
+	sleep 1
+	echo 'int y;' >new.c
+	# Another gate and a dirty tree: the timings are the measurement's, kept valid.
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-allocs COMPARE_MAXPRESSURE=50
+	[ "$(jq -c '.run, .machine, .sides' docs/perf.json)" = "$(jq -c '.run, .machine, .sides' before.json)" ]
+	[ "$(jq -c '.rows | map(del(.allocs, .alloc_bytes))' docs/perf.json)" = "$(jq -c '.rows | map(del(.allocs, .alloc_bytes))' before.json)" ]
+	jq -e '.status == "complete" and ([.rows[] | .valid and .allocs == 2] | all)' docs/perf.json
+	run -0 --separate-stderr fake compare-check
+	FAKE_ALLOCS=2 run -0 --separate-stderr fake compare-ci
+}
+
+@test "compare: compare-allocs with no document writes one of deferred rows, status deferred" {
+	FAKE_ALLOCS=1 run -0 --separate-stderr fake compare-allocs
+	[ ! -e calls ]
+	jq -e '.status == "deferred" and .rows_valid == 0 and ([.rows[] | .deferred == "allocs" and .allocs == 1] | all)' docs/perf.json
+	grep -qx 'partial: 0 of 3 rows valid' docs/perf-table.md
+	# make compare times them then.
+	run -0 --separate-stderr fake compare
+	jq -e '.status == "complete"' docs/perf.json
+}
+
+@test "compare: make compare-allocs in a fresh clone builds the kata alone, needs no NumPy, keeps the committed timings" {
+	cp "$TOP/docs/perf.json" perf.json
+	run -0 --separate-stderr make -s --no-print-directory -C "$TOP" compare-allocs COMPARE_PYTHON= \
+	    COMPARE_DOC="$PWD/perf.json" COMPARE_TABLE="$PWD/table.md" COMPARE_DIR="$PWD/b" COMPARE_MAXPRESSURE=50
+	[ "$(jq -c '.run, .sides, [.rows[] | .sides]' perf.json)" = "$(jq -c '.run, .sides, [.rows[] | .sides]' "$TOP/docs/perf.json")" ]
+	jq -e '.status == "complete" and ([.rows[] | .valid and .allocs == 0] | all)' perf.json
+	[ ! -e b/blas ] && [ ! -e b/plain ]
+	perfdoc -c table.md perf.json
 }
 
 @test "compare: compare-ci wants a case or an exemption for every public function of COMPARE_HEADER" {
@@ -365,7 +434,7 @@ gitproject() {
 
 @test "compare: a licence per side, an SPDX expression; a GPL reference only as a black box" {
 	run -0 --separate-stderr fake compare COMPARE_LICENSE_ref='MIT OR Apache-2.0'
-	jq -e '.sides.impl.license == "NOASSERTION" and .sides.ref.license == "MIT OR Apache-2.0"' docs/perf.json
+	jq -e '.sides.impl.license == "MIT" and .sides.ref.license == "MIT OR Apache-2.0"' docs/perf.json
 	grep -qF -- '- ref: version ref 1.0, license MIT OR Apache-2.0' docs/perf-table.md
 	rm -f calls
 	run -2 --separate-stderr fake compare COMPARE_LICENSE_ref='MIT-ish'
@@ -385,6 +454,100 @@ gitproject() {
 	[[ $stderr == *'perfdoc: side ref: a black box is never built and linked here'* ]]
 	# The implementation's own licence is its own.
 	run -0 --separate-stderr fake compare COMPARE_LICENSE_impl='GPL-3.0-only'
+}
+
+@test "compare: every side states a licence: none, NOASSERTION or NONE is refused before anything runs" {
+	for l in '' NOASSERTION NONE; do
+		rm -f calls
+		run -2 --separate-stderr fake compare COMPARE_LICENSE_ref="$l"
+		[[ $stderr == *"perfdoc: build/compare/check.json: side ref states no licence${l:+, only $l}: every side needs one (make compare: COMPARE_LICENSE_ref)"* ]]
+		[ ! -e calls ] && [ ! -e docs/perf.json ]
+	done
+	run -2 --separate-stderr fake compare COMPARE_LICENSE_impl=
+	[[ $stderr == *"side impl states no licence: every side needs one (make compare: COMPARE_LICENSE_impl)"* ]]
+}
+
+@test "compare: compare-ci refuses a row short of a reference, a side without a licence, a GPL reference" {
+	run -0 --separate-stderr fake compare
+	cp docs/perf.json good.json
+	# A row that lost its one reference: compare-ci fails, and no table renders it.
+	jq '.rows[1].references = []' good.json > docs/perf.json
+	run -2 --separate-stderr fake compare-ci
+	[[ $stderr == *'perfdoc: docs/perf.json: row beta: "references" has no entry for reference ref'* ]]
+	run -2 --separate-stderr perfdoc -t docs/perf.json
+	[ "$stderr" = 'perfdoc: docs/perf.json: row beta: "references" has no entry for reference ref' ]
+	jq '.rows[0].sides |= reverse' good.json > docs/perf.json
+	run -1 --separate-stderr perfdoc -R docs/perf.json
+	[ "$stderr" = 'perfdoc: docs/perf.json: row alpha: "sides" has ref where impl is due' ]
+	# A reference under the GPL that is no black box, and a side with no licence.
+	jq '.sides.ref.license = "GPL-3.0-only"' good.json > docs/perf.json
+	run -2 --separate-stderr fake compare-ci
+	[[ $stderr == *"perfdoc: docs/perf.json: side ref: licence GPL-3.0-only: a GPL reference runs only as a black box, a separate program never linked (make compare: COMPARE_BLACKBOX_ref = 1)"* ]]
+	jq '.sides.ref.license = "GPL-3.0-only" | .sides.ref.blackbox = true' good.json > docs/perf.json
+	run -0 --separate-stderr perfdoc -R docs/perf.json
+	jq 'del(.sides.impl.license)' good.json > docs/perf.json
+	run -1 --separate-stderr perfdoc -R docs/perf.json
+	[ "$stderr" = "perfdoc: docs/perf.json: side impl states no licence: every side needs one (make compare: COMPARE_LICENSE_impl)" ]
+}
+
+@test "compare: a pinned reference environment: compare-lock writes it, make compare refuses another, naming file, versions and digests" {
+	mkdir lib && echo one > lib/ref.so
+	locked() { fake "$@" COMPARE_LOCK=refs.lock COMPARE_LOCK_ref="$C/lock.sh"; }
+	run -2 --separate-stderr locked compare
+	[[ $stderr == *"compare: no refs.lock, the pinned references: make compare-lock writes it"* ]]
+	run -0 --separate-stderr locked compare-lock
+	[[ $stderr == *"compare: wrote refs.lock: the references of this machine, pinned"* ]]
+	one=$(sha256sum < lib/ref.so | cut -c1-64)
+	[ "$(cat refs.lock)" = "{\"reference\":\"ref\",\"package\":\"ref\",\"version\":\"1.0\",\"files\":{\"$PWD/lib/ref.so\":\"$one\"}}" ]
+	run -0 --separate-stderr locked compare
+	jq -e --arg d "$(sha256sum < refs.lock | cut -c1-64)" '.run.refs_lock_sha256 == $d' docs/perf.json
+	# Another build of the library, another version: refused before anything runs.
+	echo two > lib/ref.so
+	two=$(sha256sum < lib/ref.so | cut -c1-64)
+	rm -f calls
+	FAKE_REFVER=1.1 run -2 --separate-stderr locked compare
+	[[ $stderr == *"perfdoc: refs.lock:1: reference ref: ref 1.0 locked, ref 1.1 here"* ]]
+	[[ $stderr == *"perfdoc: refs.lock:1: reference ref: $PWD/lib/ref.so: sha256 $one locked (ref 1.0), $two here (ref 1.1)"* ]]
+	[[ $stderr == *"compare: the references here are not those refs.lock pins: make compare-lock rewrites it, on purpose"* ]]
+	[ ! -e calls ]
+	# A library loaded that the lock does not name, one it names not loaded.
+	echo three > lib/other.so
+	FAKE_LIBS="lib/other.so" run -2 --separate-stderr locked compare
+	[[ $stderr == *"reference ref: $PWD/lib/other.so: loaded here (sha256 "*", ref 1.0), not locked (ref 1.0)"* ]]
+	[[ $stderr == *"reference ref: $PWD/lib/ref.so: locked (sha256 $one, ref 1.0), not loaded here (ref 1.0)"* ]]
+	# A reference without its command is not pinned: refused.
+	run -2 --separate-stderr fake compare COMPARE_LOCK=refs.lock
+	[[ $stderr == *"compare: reference ref: COMPARE_LOCK_ref is empty: every reference is pinned in refs.lock"* ]]
+	# On purpose, it is rewritten, and the run goes on.
+	FAKE_REFVER=1.1 run -0 --separate-stderr locked compare-lock
+	FAKE_REFVER=1.1 run -0 --separate-stderr locked compare
+}
+
+@test "compare: RESUME=1 refuses a run under another lock" {
+	mkdir lib && echo one > lib/ref.so
+	locked() { fake "$@" COMPARE_LOCK=refs.lock COMPARE_LOCK_ref="$C/lock.sh"; }
+	run -0 --separate-stderr locked compare-lock
+	FAKE_CLOSE_AT=6 COMPARE_RETRIES=0 run -2 --separate-stderr locked compare
+	cp docs/perf.json before.json
+	setpressure 1.00
+	echo two > lib/ref.so
+	run -0 --separate-stderr locked compare-lock
+	RESUME=1 run -2 --separate-stderr locked compare
+	[[ $stderr == *'perfdoc: resume refused: run.refs_lock_sha256 differs: was "'* ]]
+	cmp docs/perf.json before.json
+}
+
+@test "compare: the kata's references say what pins them: NumPy's modules and BLAS, the C references' libraries" {
+	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "no NumPy"
+	run -0 --separate-stderr /usr/bin/python3 "$TOP/kata/numpy_worker.py" --lock
+	echo "$output" | jq -e '.package == "numpy" and (.version | length) > 0'
+	echo "$output" | jq -e '[.files[] | select(test("numpy/core/_multiarray_umath"))] | length == 1'
+	echo "$output" | jq -e '[.files[] | select(test("blas"))] | length >= 1'
+	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -DPLAIN_AS_KATA -o plainw "$TOP/kata/worker.c" "$TOP/kata/plain.c" -lm
+	run -0 --separate-stderr ./plainw --lock
+	echo "$output" | jq -e '.package == "plain" and (.version | startswith("cc ")) and ([.files[] | select(test("libm[.]so"))] | length == 1)'
+	# The committed lock names every reference of the kata.
+	[ "$(jq -r .reference "$TOP/docs/refs.lock" | paste -sd ' ')" = "plain numpy blas" ]
 }
 
 @test "compare: a document that cannot be read fixes no reference: a full run replaces it" {

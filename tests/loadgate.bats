@@ -29,6 +29,11 @@ setup() {
 	run -1 --separate-stderr bin/perfgate load
 	[ "$(echo "$output" | jq -c '[.gauge, .open]')" = '["pressure",false]' ]
 	run -0 --separate-stderr bin/perfgate load -l 60
+	# The contract's spelling: prints the load, fails at or above the gate.
+	run -1 --separate-stderr bin/perfgate load --max 50
+	[ "$stderr" = "loadgate: CPU pressure 50 at or above 50: the gate is closed" ]
+	run -0 --separate-stderr bin/perfgate load --max 51
+	[ "$(echo "$output" | jq -c '[.pressure, .max, .open]')" = '[50,51,true]' ]
 }
 
 @test "loadgate: without the pressure, the load average against cores + 1" {
@@ -53,8 +58,21 @@ setup() {
 	run -2 --separate-stderr loadgate -m 20
 	[ "$stderr" = "loadgate: -m is now -l (the most load, as alternate -l)" ]
 	run -2 --separate-stderr loadgate extra
-	[ "$stderr" = "usage: loadgate [-l max]
+	[ "$stderr" = "usage: loadgate [-l max | --max max]
        loadgate -V" ]
+	run -2 --separate-stderr loadgate --maximum 3
+	[ "${stderr_lines[0]}" = "loadgate: unknown option --maximum" ]
+}
+
+@test "loadgate: --max N is -l N under the contract's long name, --max=N too" {
+	setpressure 12.50
+	run -1 --separate-stderr loadgate --max 12.5
+	[ "$output" = '{"load":0.5,"pressure":12.5,"gauge":"pressure","max":12.5,"open":false}' ]
+	[ "$stderr" = "loadgate: CPU pressure 12.5 at or above 12.5: the gate is closed" ]
+	run -0 --separate-stderr loadgate --max=13
+	[ "$(echo "$output" | jq -c '[.max, .open]')" = '[13,true]' ]
+	run -2 --separate-stderr loadgate --max 0
+	[ "$stderr" = "loadgate: -l 0: out of range" ]
 }
 
 @test "loadgate: every EXAMPLES line of the man page runs" {

@@ -33,7 +33,7 @@ setup() {
 kata_compare() {
 	cp -r "$TOP/kata" "$TOP/bench" "$TOP/mk" "$TOP/budget.toml" . 2>/dev/null || true
 	[ -f Makefile ] || printf 'include mk/compare.mk\n' > Makefile
-	make -s --no-print-directory compare COMPARE_BIN="$BIN" COMPARE_CASES=rmsnorm \
+	make -s --no-print-directory compare COMPARE_BIN="$BIN" COMPARE_CASES=rmsnorm COMPARE_LOCK= \
 	    COMPARE_ROUNDS=4 COMPARE_WAIT=5 "$@"
 }
 
@@ -95,6 +95,14 @@ kata_compare() {
 	[ "$stderr" = "ulpscore: joined.json: the row has its accuracy already" ]
 }
 
+@test "ulpscore: a slower implementation more accurate than the faster reference is a tradeoff, within the budget or not" {
+	# impl 1 ulp, within the budget of 4; a within the budget too (2), b beyond it (6), c as accurate (1).
+	printf '%s\n' '{"case":"c","result":"f32","n":4,"budget_ulp":4,"sides":[{"side":"impl","max_ulp":1,"max_ulp_finite":1,"disagree":0,"coverage":1},{"side":"a","max_ulp":2,"max_ulp_finite":2,"disagree":0,"coverage":1},{"side":"b","max_ulp":6,"max_ulp_finite":6,"disagree":0,"coverage":1},{"side":"c","max_ulp":1,"max_ulp_finite":1,"disagree":0,"coverage":1}]}' > scores.json
+	printf '%s\n' '{"case":"c","metric":"c_ns","valid":true,"references":[{"reference":"a","ratio":2,"verdict":"slower"},{"reference":"b","ratio":2,"verdict":"slower"},{"reference":"c","ratio":2,"verdict":"slower"}]}' > row.json
+	run -0 --separate-stderr ulpscore -j scores.json row.json
+	[ "$(echo "$output" | jq -c '[.accuracy.labels[] | .label]')" = '["tradeoff","tradeoff","behind"]' ]
+}
+
 @test "ulpscore: make compare labels a planted less-accurate kata faster-less-accurate and drafts it" {
 	run -0 --separate-stderr kata_compare KATA="$A/lossy.c"
 	jq -e '.schema == 2' docs/perf.json
@@ -125,7 +133,7 @@ kata_compare() {
 	[ ! -e build/compare/rows/rmsnorm.jsonl ]
 	printf '[accuracy]\nrmsnorm = four\n' > bad.toml
 	run -2 --separate-stderr kata_compare COMPARE_ACCURACY=bad.toml
-	[ "${stderr_lines[0]}" = "ulpscore: bad.toml:2: [accuracy]: the budget of rmsnorm must be a non-negative number of ulp, not 'four'" ]
+	[ "${stderr_lines[1]}" = "ulpscore: bad.toml:2: [accuracy]: the budget of rmsnorm must be a non-negative number of ulp, not 'four'" ]
 	[ ! -e build/compare/rows/rmsnorm.jsonl ]
 	[ "$(cat docs/perf.json)" = keep ]
 }

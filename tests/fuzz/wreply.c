@@ -3,8 +3,8 @@
  * perfgate runs on what a worker writes. The input's first byte picks the
  * request answered (L W T E V), the rest is the line. A reply accepted is
  * printable ASCII within the limit; an err carries its text; L's digest is
- * 64 lowercase hex digits, T's time finite and not negative, E's count
- * what the digits say; a V reply's every field is key=value, and
+ * 64 lowercase hex digits, T's time finite and not negative, E's two
+ * counts what the digits say; a V reply's every field is key=value, and
  * wreply_vget finds the first value of each key.
  */
 #include <float.h>
@@ -49,10 +49,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 'E':
 		{
-			char digits[32] = "";
+			char digits[48] = "", *sp;
 
 			memcpy(digits, line + 3, len - 3 < sizeof digits - 1 ? len - 3 : sizeof digits - 1);
-			FUZZ_CHECK(r.count >= 0 && strtol(digits, NULL, 10) == r.count, "count %ld", r.count);
+			sp = strchr(digits, ' ');
+			FUZZ_CHECK(sp != NULL && r.count >= 0 && r.raised >= 0 && strtol(digits, NULL, 10) == r.count &&
+			    strtol(sp + 1, NULL, 10) == r.raised, "counts %ld %ld", r.count, r.raised);
 		}
 		break;
 	case 'V':

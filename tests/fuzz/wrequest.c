@@ -3,7 +3,7 @@
  * worker_parse), which every worker runs on what the pipe brings. The
  * input is one line. A request accepted has a known op, a key and fn of
  * name characters only, a relative printable path with no ".." component,
- * numbers in range; written back in its canonical form it is the same
+ * numbers in range (L: cols and rows from 1, at most 256 MiB of float64); written back in its canonical form it is the same
  * line and parses to the same request. A line longer than the limit is
  * refused.
  */
@@ -42,8 +42,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 'L':
 		FUZZ_CHECK(names_ok(r.key), "key %s", r.key);
-		FUZZ_CHECK(r.num <= WORKER_ARG_MAX, "size %llu", r.num);
-		n = snprintf(canon, sizeof canon, "L %s %s %llu", r.key, r.path, r.num);
+		FUZZ_CHECK(r.cols >= 1 && r.rows >= 1 && r.cols * r.rows <= WORKER_ARG_MAX / 8,
+		    "shape %llu x %llu", r.cols, r.rows);
+		n = snprintf(canon, sizeof canon, "L %s %s %llu %llu", r.key, r.path, r.cols, r.rows);
 		break;
 	case 'W':
 		n = snprintf(canon, sizeof canon, "W %s %s", r.key, r.fn);
