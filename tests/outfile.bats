@@ -87,7 +87,7 @@ in_place() {
 	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/worker "$TOP/kata/worker.c" "$TOP/kata/kernels.c" -lm
 	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/bench "$TOP/bench/bench.c" "$TOP/kata/kernels.c" -lm
 	BENCH_CASES=sum BENCH_INPUT=run/sum.arg b/bench
-	wside -s run -a sum=sum.arg -- "$T/b/worker"
+	wside -s run -a sum=1x8192:sum.arg -- "$T/b/worker"
 	ev() { BENCH_CASES=sum BENCH_EVAL=$1 wside run; }
 	in_place 0 ev
 	wside -q run
