@@ -32,3 +32,12 @@ compiles() {
 	run -0 make -s --no-print-directory lint-man
 	[ "$output" = "" ]
 }
+
+@test "warnings: no script of the project points a compiler at /dev/null" {
+	# tcc -c -o FILE unlinks FILE and writes a new one: as root, tcc -o
+	# /dev/null replaces the device with a regular file for every process
+	# (seen on this machine, 2026-12-03: tcc -c -o /dev/null lib/plot*.c).
+	# Objects go to build/ (tests/warnings.sh: build/warnings/).
+	run -1 git -C "$TOP" grep -nE '(cc|tcc|clang|gcc|CC\)|CC}?|ld) [^|;&]*-o *"?/dev/' -- Makefile 'mk/*' 'tests/*.sh' 'tests/*.bats' 'tests/*.py' 'lab/*' 'kata/*.sh' 'ci/*' bin/perfgate .ci/run ':!tests/warnings.bats'
+	[ "$output" = "" ]
+}
