@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "outfile.h"
 #include "perfci.h"
 #include "perfjson.h"
 #include "perflock.h"
@@ -206,8 +207,7 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	const struct jfield *f;
 	char **rowtext = NULL, **rowcase = NULL, *text, *c, *tmp, *countstext = NULL, *impl = NULL;
 	size_t nrows = 0, i, j, len, valid = 0, accuracy = 0;
-	int k, rc;
-	FILE *fp;
+	int k, rc = 0;
 
 	if (countspath != NULL)
 		countstext = ci_read_counts(countspath, &counts);
@@ -321,25 +321,15 @@ writedoc(const char *out, const char *old, char *cases, char **rowfiles, int nfi
 	buf_str(&doc, impl != NULL ? impl : nside > 0 ? sidename[0] : "");
 	buf_printf(&doc, ",\n\"machine\":%s,\n\"run\":%s,\n\"sides\":%s,\n\"rows\":[\n%s\n]}\n",
 	    mach.p, run.p, sides.p, rows.p ? rows.p : "");
-	/* Whole or not at all: a temporary file, renamed. */
-	tmp = xmalloc(strlen(out) + 5);
-	sprintf(tmp, "%s.tmp", out);
-	if ((fp = fopen(tmp, "w")) == NULL) {
-		warnmsg("%s:", tmp);
+	/*
+	 * Whole or not at all (outfile: a regular file renamed into place, a
+	 * device or a FIFO written in place, never replaced).
+	 */
+	if ((tmp = outfile_put(out, doc.p, doc.n)) != NULL) {
+		warnmsg("%s", tmp);
+		free(tmp);
 		rc = 2;
-	} else {
-		fwrite(doc.p, 1, doc.n, fp);
-		rc = fshut(fp, tmp);
-		if (fclose(fp) != 0 && rc == 0)
-			rc = 2;
-		if (rc == 0 && rename(tmp, out) != 0) {
-			warnmsg("rename %s:", out);
-			rc = 2;
-		}
-		if (rc != 0)
-			unlink(tmp);
 	}
-	free(tmp);
 done:
 	for (i = 0; i < nrows; i++) {
 		free(rowtext[i]);

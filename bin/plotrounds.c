@@ -6,8 +6,6 @@
  * times 1 + budget), so that a reader sees a slow spell, a trend within
  * the run, or a clean separation at a glance. plot.c draws it.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +15,7 @@
 
 #include "jsonl.h"
 #include "names.h"
+#include "outfile.h"
 #include "plot.h"
 #include "recordkeys.h"
 #include "util.h"
@@ -248,42 +247,25 @@ readfile(const char *path, const char *(*fn)(const struct jrecord *, const char 
 }
 
 /*
- * Write the picture to path.tmp and rename it, so that a reader never sees
- * half a file; a path that is not a regular file (/dev/null, a pipe) is
- * written in place.
+ * Write the picture whole through outfile: a regular file by a rename, so
+ * that a reader never sees half of it; a device (/dev/null) or a FIFO in
+ * place, never replaced.
  */
 static int
 writesvg(const char *path)
 {
-	size_t n = strlen(path);
-	char *tmp = xmalloc(n + 5);
-	const char *out = tmp;
-	struct stat st;
-	FILE *fp;
-	int bad, status = 0;
+	struct outfile o;
+	char *msg;
 
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		out = path;
-	if ((fp = fopen(out, "w")) == NULL) {
-		warnmsg("%s:", out);
-		free(tmp);
-		return 2;
+	if ((msg = outfile_open(&o, path, "w")) == NULL) {
+		plot_svg(o.fp, &pic);
+		msg = outfile_commit(&o);
 	}
-	plot_svg(fp, &pic);
-	bad = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || bad) {
-		warnmsg("write %s:", out);
-		status = 2;
-	} else if (out == tmp && rename(tmp, path) != 0) {
-		warnmsg("rename %s:", tmp);
-		status = 2;
-	}
-	if (status && out == tmp)
-		unlink(tmp);
-	free(tmp);
-	return status;
+	if (msg == NULL)
+		return 0;
+	warnmsg("%s", msg);
+	free(msg);
+	return 2;
 }
 
 int

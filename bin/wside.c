@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "jsonwrite.h"
+#include "outfile.h"
 #include "sha256.h"
 #include "util.h"
 #include "version.h"
@@ -414,20 +415,20 @@ now_s(void)
 
 /*
  * E's results, n float64 little-endian values in dir/eval.f64, as
- * BENCH_EVAL's type (BENCH_RESULT: f32, or i32) into dir/eval.bin; then
- * renamed to ev. A kernel that raised on every point is broken, refused.
+ * BENCH_EVAL's type (BENCH_RESULT: f32, or i32) into ev, whole (outfile).
+ * A kernel that raised on every point is broken, refused.
  */
 static void
 evaluate(const char *key, const char *ev)
 {
 	const char *type = getenv("BENCH_RESULT") ? getenv("BENCH_RESULT") : "f32";
-	char *f64 = path("eval.f64"), *tmp = path("eval.bin"), msg[128];
+	char *f64 = path("eval.f64"), msg[128], *err;
 	const char *why;
 	unsigned char *b;
 	long nonfinite = 0;
+	struct outfile o;
 	struct wreply r;
 	size_t len;
-	FILE *fp;
 
 	if (strcmp(type, "f32") != 0 && strcmp(type, "i32") != 0)
 		die("BENCH_RESULT=%s: not f32 or i32", type);
@@ -438,20 +439,22 @@ evaluate(const char *key, const char *ev)
 		die("%s: the worker's results are not whole float64 values", f64);
 	if (r.raised > 0 && (size_t)r.raised >= len / 8)
 		die("E %s %s: the kernel raised on every point (%ld): a broken kernel, refused", key, key, r.raised);
-	if ((fp = fopen(tmp, "wb")) == NULL)
-		die("%s:", tmp);
-	if ((why = wresult_write(b, len / 8, type, fp, &nonfinite, msg, sizeof msg)) != NULL)
+	/* Whole, through outfile: a device or a FIFO is written in place, never renamed over. */
+	if ((err = outfile_open(&o, ev, "wb")) != NULL)
+		die("%s", err);
+	if ((why = wresult_write(b, len / 8, type, o.fp, &nonfinite, msg, sizeof msg)) != NULL) {
+		outfile_abort(&o);
 		die("%s: %s", f64, why);
-	if (nonfinite != r.count)
+	}
+	if (nonfinite != r.count) {
+		outfile_abort(&o);
 		die("E %s %s: the worker counted %ld non-finite results, its file holds %ld", key, key,
 		    r.count, nonfinite);
-	if (fclose(fp) != 0)
-		die("%s:", tmp);
-	if (rename(tmp, ev) != 0)
-		die("rename %s:", ev);
+	}
+	if ((err = outfile_commit(&o)) != NULL)
+		die("%s", err);
 	free(b);
 	free(f64);
-	free(tmp);
 }
 
 /* A round: time (or evaluate) the case BENCH_CASES names. */

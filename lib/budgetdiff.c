@@ -395,8 +395,16 @@ budget_compare(const char *basepath, const char *headpath, const char *mdpath)
 	summary(&d, error, basepath, &base, headpath, &head);
 	m.d = &d;
 	m.error = error;
-	if (mdpath != NULL && (msg = outfile_write(mdpath, writemd, &m)) != NULL)
-		warnmsg("%s", msg);
+	if (mdpath != NULL) {
+		struct outfile o;
+
+		if ((msg = outfile_open(&o, mdpath, "w")) == NULL) {
+			writemd(o.fp, &m);
+			msg = outfile_commit(&o);
+		}
+		if (msg != NULL)
+			warnmsg("%s", msg);
+	}
 	if (headerr != NULL)
 		warnmsg("%s", headerr);
 	if (baseerr != NULL)

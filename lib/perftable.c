@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "jsonl.h"
+#include "outfile.h"
 #include "perfacc.h"
 #include "perfjson.h"
 #include "perftable.h"
@@ -299,20 +300,14 @@ table_check(const char *path, const struct doc *d)
 static void
 draft_write(const char *dir, const char *name, const char *ext, const struct buf *b)
 {
-	struct buf path = { 0 }, tmp = { 0 };
-	FILE *fp;
+	struct buf path = { 0 };
+	char *msg;
 
 	buf_printf(&path, "%s/%s%s", dir, name, ext);
-	buf_printf(&tmp, "%s.tmp", path.p);
-	if ((fp = fopen(tmp.p, "w")) == NULL)
-		die("%s:", tmp.p);
-	fwrite(b->p, 1, b->n, fp);
-	if (fshut(fp, tmp.p) != 0 || fclose(fp) != 0)
-		exit(2);
-	if (rename(tmp.p, path.p) != 0)
-		die("rename %s:", path.p);
+	/* Whole, through outfile: never a rename over a device or a FIFO. */
+	if ((msg = outfile_put(path.p, b->p, b->n)) != NULL)
+		die("%s", msg);
 	free(path.p);
-	free(tmp.p);
 }
 
 /*

@@ -339,20 +339,10 @@ markdown(FILE *fp, const struct report *rp, const char *note)
 	}
 }
 
-/* The Markdown of a report and its note, for outfile_write. */
-struct mdarg {
-	const struct report *rp;
-	const char *note;
-};
-
-static void
-writemd(FILE *fp, const void *arg)
-{
-	const struct mdarg *m = arg;
-
-	markdown(fp, m->rp, m->note);
-}
-
+/*
+ * Written whole through outfile (a regular file renamed into place, a
+ * device such as /dev/null or a FIFO in place, never replaced).
+ */
 char *
 report_markdown(const char *path, const struct report *rp)
 {
@@ -362,7 +352,11 @@ report_markdown(const char *path, const struct report *rp)
 char *
 report_markdown_note(const char *path, const struct report *rp, const char *note)
 {
-	struct mdarg m = { rp, note };
+	struct outfile o;
+	char *msg;
 
-	return outfile_write(path, writemd, &m);
+	if ((msg = outfile_open(&o, path, "w")) != NULL)
+		return msg;
+	markdown(o.fp, rp, note);
+	return outfile_commit(&o);
 }

@@ -11,11 +11,17 @@
 # (pkgconf 1.8); such a PREFIX is refused, exit 2.
 #
 # With -o FILE the .pc goes to FILE whole or not at all: written beside it
-# as FILE.tmp and renamed, the .tmp removed when anything fails.
+# as FILE.tmp and renamed, the .tmp removed when anything fails. A FILE
+# that is there and not a regular file (a device such as /dev/null, a
+# FIFO, a symlink) is written in place: a rename would replace it.
 if [ "${1-}" = -o ]; then
 	[ $# -eq 6 ] || { echo "usage: perfgate-pc.sh [-o file] template prefix datadir version" >&2; exit 2; }
 	outfile=$2
 	shift 2
+	if [ -L "$outfile" ] || { [ -e "$outfile" ] && [ ! -f "$outfile" ]; }; then
+		sh "$0" "$@" > "$outfile" && exit 0
+		exit 2
+	fi
 	sh "$0" "$@" > "$outfile.tmp" && mv -f -- "$outfile.tmp" "$outfile" && exit 0
 	rm -f -- "$outfile.tmp"
 	exit 2

@@ -31,6 +31,7 @@ man_synopsis() {
 # check_synopsis TOOL
 check_synopsis() {
 	local synopsis
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
 	synopsis=$(man_synopsis "$1")
 	[ -n "$synopsis" ]
 	run -2 --separate-stderr "$1" -Z

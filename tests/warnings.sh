@@ -1,10 +1,12 @@
 #!/bin/sh
-# Compile every C file of perfgate with gcc, clang and tcc at -Wall -Wextra
-# and fail on any warning.
+# warnings.sh [CC...]: compile every C file of perfgate with each compiler
+# (gcc, clang and tcc when none is named) at -Wall -Wextra, and fail on
+# any warning.
 out=build/warnings
 mkdir -p "$out"
 status=0
-for cc in gcc clang tcc; do
+[ $# -gt 0 ] || set -- gcc clang tcc
+for cc in "$@"; do
 	command -v "$cc" >/dev/null 2>&1 || { echo "warnings: $cc not found" >&2; status=1; continue; }
 	for src in bin/*.c lib/*.c kata/*.c bench/*.c tests/unit/*.c tests/fuzz/*.c; do
 		[ -e "$src" ] || continue
@@ -17,5 +19,5 @@ for cc in gcc clang tcc; do
 		fi
 	done
 done
-[ $status = 0 ] && echo "warnings: gcc, clang and tcc compile every file warning-free"
+[ $status = 0 ] && echo "warnings: $* compile every file warning-free"
 exit $status
