@@ -85,7 +85,7 @@ in_place() {
 @test "outfile: wside's BENCH_EVAL writes a symlink, a FIFO, a device in place" {
 	mkdir b run
 	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/worker "$TOP/kata/worker.c" "$TOP/kata/kernels.c" -lm
-	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/bench "$TOP/bench/bench.c" "$TOP/kata/kernels.c" -lm
+	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/bench "$TOP/kata/bench.c" "$TOP/kata/kernels.c" -lm
 	BENCH_CASES=sum BENCH_INPUT=run/sum.arg b/bench
 	wside -s run -a sum=1x8192:sum.arg -- "$T/b/worker"
 	ev() { BENCH_CASES=sum BENCH_EVAL=$1 wside run; }
