@@ -538,7 +538,7 @@ SH
 	grep -qF -- '- impl: version &lt;img src=x onerror=alert(1)&gt; \*b\* \[l\](u)' docs/perf-table.md
 	[ "$(jq -r .sides.ref.about docs/perf.json)" = 'one
 # pwned <script>' ]
-	grep -qF -- '- ref: version ref 1.0, license NOASSERTION, about one\u000a# pwned &lt;script&gt;' docs/perf-table.md
+	grep -qF -- '- ref: version ref 1.0, license BSD-3-Clause, about one\u000a# pwned &lt;script&gt;' docs/perf-table.md
 	run -1 grep -q '<img\|<script\|^# pwned' docs/perf-table.md
 	run -0 --separate-stderr make -s --no-print-directory -f "$C/Makefile" compare-check
 }
