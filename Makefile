@@ -32,6 +32,8 @@ TOOLS += refjudge perfdoc
 TOOLS += loadgate
 TOOLS += plotrounds mergeshards noisesum
 TOOLS += benchrec
+# the bench command's one parser, for the shell (lib/benchargv.c)
+TOOLS += benchcmd
 # make compare's accuracy (lib/accuracy.c)
 TOOLS += ulpscore
 # make compare's workers (bench/worker.h, lib/wproto.c)

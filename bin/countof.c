@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchargv.h"
+#include "buf.h"
 #include "countjudge.h"
 #include "jsonl.h"
 #include "proc.h"
@@ -69,9 +71,10 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-c] [-d dir] [-s side] [-t timeout] [--] command [arg ...]\n"
+	    "       %s [-c] [-d dir] [-s side] [-t timeout] -f file\n"
 	    "       %s -j [-b budget] [file ...]\n"
 	    "       %s -l [-e threshold] time-verdict counts-verdict\n"
-	    "       %s -V\n", argv0, argv0, argv0, argv0);
+	    "       %s -V\n", argv0, argv0, argv0, argv0, argv0);
 	exit(2);
 }
 
@@ -317,7 +320,7 @@ count(char **argv, const char *dir, const char *side, double timeout, int cache)
 	vargv[1] = "--tool=callgrind";
 	vargv[2] = "--collect-atstart=no";
 	vargv[3] = "--instr-atstart=no";
-	/* Through sh -c and the like, to the benchmark itself. */
+	/* Through env(1) and wrappers (benchrec), to the benchmark itself. */
 	vargv[4] = "--trace-children=yes";
 	vargv[5] = "-q";
 	vargv[6] = outfile;
@@ -362,18 +365,50 @@ count(char **argv, const char *dir, const char *side, double timeout, int cache)
 	return rc;
 }
 
+/*
+ * The bench command in file (as the gate writes bench.cmd), split by the
+ * gate's one parser (lib/benchargv.c): the words the gate keyed.
+ */
+static char **
+cmdfile(const char *file)
+{
+	FILE *fp = fopen(file, "rb");
+	struct buf b = { 0 };
+	char chunk[4096], **av, *err;
+	size_t got;
+
+	if (fp == NULL)
+		die("%s:", file);
+	while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_add(&b, chunk, got);
+	if (ferror(fp))
+		die("%s:", file);
+	fclose(fp);
+	if (b.p != NULL && memchr(b.p, '\0', b.n) != NULL)
+		die("%s: the bench command holds a NUL byte", file);
+	while (b.n > 0 && b.p[b.n - 1] == '\n')
+		b.p[--b.n] = '\0';
+	if ((av = benchargv(b.p != NULL ? b.p : "", &err)) == NULL)
+		die("%s: the bench command: %s", file, err);
+	free(b.p);
+	return av;
+}
+
 int
 main(int argc, char *argv[])
 {
-	const char *budget = "budget.toml", *dir = NULL, *side = NULL;
+	const char *budget = "budget.toml", *dir = NULL, *side = NULL, *file = NULL;
 	char tmpl[4096];
 	double timeout = DEFAULT_TIMEOUT_S, eps = 0.01;
 	int c, cache = 0, judge = 0, layout = 0, keep, rc;
 
 	tool_begin(argc, argv);
 	/* '+': options end at the command, whose own options are its own. */
-	while ((c = getopt(argc, argv, "+:b:cd:e:jls:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:b:cd:e:f:jls:t:")) != -1) {
 		switch (c) {
+		case 'f':
+			file = optarg;
+			break;
 		case 'b':
 			budget = optarg;
 			break;
@@ -405,7 +440,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (judge && layout)
+	if (judge + layout + (file != NULL) > 1 || (file != NULL && argc > 0))
 		usage();
 	if (judge)
 		return counts_judge(budget, argv, argc);
@@ -414,7 +449,9 @@ main(int argc, char *argv[])
 			usage();
 		return counts_layout(argv[0], argv[1], eps);
 	}
-	if (argc < 1)
+	if (file != NULL)
+		argv = cmdfile(file);
+	else if (argc < 1)
 		usage();
 	keep = dir != NULL;
 	if (keep) {

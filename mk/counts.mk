@@ -7,6 +7,8 @@
 #					regression whose instructions moved by
 #					GATE_LAYOUT_EPS at most is "layout_suspect"
 #
+# Each side's bench command is run as the gate keyed it: countof -f splits
+# GATEDIR/SIDE/bench.cmd by the one parser (benchcmd(1)), no shell reads it.
 # Counts are deterministic, so each side runs once (no rounds, no
 # confirmation) and the two sides may run at once. In both mode the counting
 # waits for the time verdict (its confirming rounds included), so that
@@ -55,7 +57,7 @@ $(GATEDIR)/counts/%.jsonl: $(GATEDIR)/%.key $(GATEDIR)/counts.id | $(GATE_COUNTO
     $(if $(filter both,$(GATE_MODE)),$(GATEDIR)/verdict.jsonl)
 	@echo "gate: counting $*, once under valgrind" >&2
 	@$(GATE_COUNTOF) $(GATE_COUNTS_FLAGS) -s $* -t $(GATE_COUNTS_TIMEOUT) -d $(GATEDIR)/counts/$*.dumps \
-	    sh -c "$$(cat $(GATEDIR)/$*/bench.cmd)" > $@.tmp 2> $(GATEDIR)/counts/$*.log || { \
+	    -f $(GATEDIR)/$*/bench.cmd > $@.tmp 2> $(GATEDIR)/counts/$*.log || { \
 	    tail -n 5 $(GATEDIR)/counts/$*.log >&2; \
 	    $(GATE_COUNTS_FAIL) $* count "$$(grep '^countof: ' $(GATEDIR)/counts/$*.log | tail -n 1 | sed 's/^countof: //'); log in $(GATEDIR)/counts/$*.log"; }
 	@mv -f $@.tmp $@

@@ -153,6 +153,10 @@ GATE_SH = sh $(call gate_q,$(GATE_MK_DIR)/gate.sh)
 GATE_TOOLS = $(PERFGATE_BIN)/alternate $(PERFGATE_BIN)/minjson $(PERFGATE_BIN)/cmpbudget $(PERFGATE_BIN)/plotrounds
 # The explanation's (explain.sh).
 GATE_TOOLS += $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
+# The bench command's one parser (benchcmd(1)), for the sides' keys (store.sh).
+GATE_TOOLS += $(PERFGATE_BIN)/benchcmd
+GATE_BENCHCMD = $(PERFGATE_BIN)/benchcmd
+export GATE_BENCHCMD
 
 # What a side names, asked of the shell: make's own functions split a name
 # on blanks.

@@ -369,6 +369,9 @@ cmd_side() {
 	rev)
 		export_rev "$dir" "$side" "$commit" "$sidedir" ;;
 	esac
+	# The bench command, split once (benchcmd, store.sh): refused before
+	# anything is built; bench.cmd holds its words as alternate runs them.
+	bench_sh=$(bench_line "$bench") || fail "$dir" "$side" identity "GATE_BENCH: $bench_sh"
 	echo "gate: building $side, $(describe "$value" "$fail_source")" >&2
 	GATE_SIDE=$sidedir
 	# The side's file, for the default build: the shell's, never make's.
@@ -395,7 +398,7 @@ cmd_side() {
 		fi
 		fail "$dir" "$side" build "the build failed (status $status); log in $out/build.log"
 	fi
-	printf '%s\n' "$bench" > "$out/bench.cmd"
+	printf '%s\n' "$bench_sh" > "$out/bench.cmd"
 	# The key: the identity, then what would run. The members are what
 	# alternate adds to each of the side's records.
 	ran=$(runs_of "$bench") || fail "$dir" "$side" build "cannot read what $bench runs"
@@ -468,23 +471,6 @@ interruptible() {
 	    "$d/verdict.status.tmp" "$d/verdict.why.tmp" "$d/verdict.txt.tmp" "$d/verdict.md.new" "$d/verdict.md.new.tmp"; exit 130' INT TERM HUP
 }
 
-# leading_assignments CMD: status 0 when CMD's first word is NAME=value,
-# as in `srcdir=dir ./bench`. A shell puts such words in the program's
-# environment; alternate execs a side's command, and exec takes no
-# assignments, so such a command runs under env(1). The key digests the
-# program after them (runs_of), never env.
-leading_assignments() {
-	la_w=${1#"${1%%[! 	]*}"}
-	la_w=${la_w%%[ 	"$nl"]*}
-	case $la_w in
-	[A-Za-z_]*=*) ;;
-	*) return 1 ;;
-	esac
-	case ${la_w%%=*} in
-	*[!A-Za-z0-9_]*) return 1 ;;
-	esac
-}
-
 # sides GATEDIR: what alternate_rounds needs of the settings and of each
 # side, read once for all the blocks of one step: runs_*, the bench
 # commands and the identity members.
@@ -495,7 +481,6 @@ sides() {
 		while IFS= read -r line || [ -n "$line" ]; do
 			cmd=$cmd${cmd:+$nl}$line
 		done < "$1/$s/bench.cmd"
-		leading_assignments "$cmd" && cmd="env -- $cmd"
 		eval "${s}_cmd=\$cmd"
 		# One sed a side; a read loop would read the file a byte a call.
 		eval "${s}_members=\$(sed -n 's/^member //p' \"\$1/\$s.key\")"

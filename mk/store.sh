@@ -18,6 +18,24 @@
 nl='
 '
 
+# The bench command's one parser (benchcmd(1), lib/benchargv.c): gate.mk
+# names it in GATE_BENCHCMD; in a checkout it is beside mk/, in bin/.
+case $0 in
+*/*) benchcmd=${0%/*}/../bin/benchcmd ;;
+*) benchcmd=../bin/benchcmd ;;
+esac
+benchcmd=${GATE_BENCHCMD:-$benchcmd}
+
+# bench_line BENCH: the bench command as one line of sh words that run
+# exactly the words the gate keys (benchcmd -S), for bench.cmd; status 2
+# and the reason, one line, when it is a form the gate does not run.
+bench_line() {
+	bl_out=$("$benchcmd" -S "$1" 2>&1) && { printf '%s\n' "$bl_out"; return 0; }
+	bl_out=${bl_out##*"$nl"}
+	printf '%s\n' "${bl_out#benchcmd: }"
+	return 2
+}
+
 # sha FILE: the SHA-256 of FILE, in hex.
 sha() {
 	sha_d=$(sha256sum < "$1") || return 1
@@ -302,90 +320,30 @@ libs_of() {
 	return 0
 }
 
-# shell_words STRING: the words of STRING as sh splits them, quotes ('...',
-# "...", \x) taken off, one a line; nothing in it expanded or run.
-shell_words() {
-	sw=$1 sw_w= sw_in=0
-	while [ -n "$sw" ]; do
-		sw_c=${sw%"${sw#?}"}
-		sw=${sw#?}
-		case $sw_c in
-		' '|'	'|"$nl")
-			[ $sw_in = 0 ] || printf '%s\n' "$sw_w"
-			sw_w= sw_in=0 ;;
-		"'"|'"')
-			case $sw in
-			*"$sw_c"*) sw_w=$sw_w${sw%%"$sw_c"*}; sw=${sw#*"$sw_c"} ;;
-			*) sw_w=$sw_w$sw; sw= ;;
-			esac
-			sw_in=1 ;;
-		\\)
-			sw_w=$sw_w${sw%"${sw#?}"}
-			sw=${sw#?}
-			sw_in=1 ;;
-		*) sw_w=$sw_w$sw_c sw_in=1 ;;
-		esac
-	done
-	[ $sw_in = 0 ] || printf '%s\n' "$sw_w"
-}
-
-# ld_value WORD: an assignment's value as the shell would give it, for the
-# common forms: quotes taken off, $GATE_SIDE (or ${GATE_SIDE}) and $PWD
-# replaced. Nothing of it is run.
-ld_value() {
-	ldv=$1 ldv_out=
-	while [ -n "$ldv" ]; do
-		case $ldv in
-		'${GATE_SIDE}'*) ldv_out=$ldv_out${GATE_SIDE-}; ldv=${ldv#'${GATE_SIDE}'} ;;
-		'$GATE_SIDE'*) ldv_out=$ldv_out${GATE_SIDE-}; ldv=${ldv#'$GATE_SIDE'} ;;
-		'${PWD}'*) ldv_out=$ldv_out$PWD; ldv=${ldv#'${PWD}'} ;;
-		'$PWD'*) ldv_out=$ldv_out$PWD; ldv=${ldv#'$PWD'} ;;
-		[\"\']*) ldv=${ldv#?} ;;
-		*) ldv_out=$ldv_out${ldv%"${ldv#?}"}; ldv=${ldv#?} ;;
-		esac
-	done
-	printf '%s' "$ldv_out"
-}
-
 # runs_of BENCH: what the bench command runs, one "run SHA256 PATH" line for
-# each word of it that names a file (the executable, looked up in PATH as
-# the shell would, and any file it names: an input, a script), then one
+# each file it names as benchcmd -K lists them (the program, looked up in
+# PATH, then any file a word names, after = too: an input, a script, a
+# variable's value), then one
 # "lib SHA256 PATH" line for each shared library the dynamic loader would
 # load for those files, so that a library upgraded under a side counts.
-# Status 1 when a file cannot be read.
+# Status 1 when a file cannot be read, 2 when benchcmd refuses the command.
 runs_of() {
 	files=
-	first=1
 	ld_path=- ld_pre=-
-	# One word a line, neither split on blanks nor globbed.
-	ro_words=$(shell_words "$1")
-	saved=$IFS
-	IFS=$nl
-	set -f
-	# shellcheck disable=SC2086
-	set -- $ro_words
-	set +f
-	IFS=$saved
-	for w; do
-		p=
-		# The loader's variables, set for the command (env VAR=... CMD),
-		# decide which libraries it loads: the list is made with them.
-		case $w in
-		LD_LIBRARY_PATH=*) ld_path=$(ld_value "${w#*=}"); continue ;;
-		LD_PRELOAD=*) ld_pre=$(ld_value "${w#*=}"); continue ;;
+	# benchcmd is the one parser of the command: what it names is what
+	# alternate and countof run.
+	ro_keyed=$("$benchcmd" -K "$1") || return 2
+	while [ -n "$ro_keyed" ]; do
+		ro_line=${ro_keyed%%"$nl"*}
+		case $ro_keyed in
+		*"$nl"*) ro_keyed=${ro_keyed#*"$nl"} ;;
+		*) ro_keyed= ;;
 		esac
-		if [ -f "$w" ]; then
-			p=$w
-		elif [ $first = 1 ]; then
-			case $w in
-			*=*) continue ;;
-			*/*) ;;
-			*) p=$(command -v -- "$w" 2>/dev/null) ;;
-			esac
-		fi
-		first=0
-		[ -n "$p" ] && [ -f "$p" ] || continue
-		files="$files$p$nl"
+		case $ro_line in
+		'file '*) files="$files${ro_line#file }$nl" ;;
+		'env LD_LIBRARY_PATH '*) ld_path=${ro_line#env LD_LIBRARY_PATH } ;;
+		'env LD_PRELOAD '*) ld_pre=${ro_line#env LD_PRELOAD } ;;
+		esac
 	done
 	[ -n "$files" ] || return 0
 	# One word a line, neither split on blanks nor globbed.

@@ -111,7 +111,15 @@ store() {
 	mkdir g
 	echo one > 'g/in[1].txt'
 	echo other > g/in1.txt
-	run -0 store runs_of "cat $T/g/in[1].txt"
+	run -0 store runs_of "cat '$T/g/in[1].txt'"
 	[[ "$output" == *"run $(sha256sum < 'g/in[1].txt' | cut -c1-64) $T/g/in[1].txt"* ]]
 	[[ "$output" != *"$T/g/in1.txt"* ]]
+}
+
+@test "store: an unquoted glob, a pipe, a redirection, a \$ in the bench command are refused in one line, never guessed" {
+	for c in "cat $T/*.txt" 'cat a | wc' './bench > out' './bench $HOME' './bench `date`' 'a; b' './bench &'; do
+		run -2 store runs_of "$c"
+		[ "${#lines[@]}" = 1 ]
+		[[ "$output" == "benchcmd: "* ]]
+	done
 }
