@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchargv.h"
 #include "cgdump.h"
 #include "json.h"
 #include "tool.h"
@@ -109,6 +110,38 @@ has_trigger(const char *buf, size_t len, const char *k)
 	return 0;
 }
 
+/* Is a dump's cmd: line a run of prog? A bare name may be its PATH's path. */
+static int
+of_program(const char *cmd, const char *prog)
+{
+	size_t pl = strlen(prog), wl;
+
+	if (cmd == NULL)
+		return 0;
+	wl = strcspn(cmd, " ");
+	if (wl == pl && memcmp(cmd, prog, pl) == 0)
+		return 1;
+	return strchr(prog, '/') == NULL && wl > pl && cmd[wl - pl - 1] == '/' && memcmp(cmd + wl - pl, prog, pl) == 0;
+}
+
+/* -B's or -H's program: a program's path, or a bench command's (benchcmd(1)). */
+static const char *
+program_of(int c, const char *arg)
+{
+	struct benchcmd *bc;
+	struct stat sb;
+	char *err;
+	const char *p;
+
+	if (stat(arg, &sb) == 0 && S_ISREG(sb.st_mode))
+		return arg;
+	if ((bc = benchcmd_parse(arg, &err)) == NULL)
+		die("-%c %s: %s", c, arg, err);
+	p = xstrdup(bc->argv[0]);
+	benchcmd_free(bc);
+	return p;
+}
+
 /*
  * Find and read one side's dump: the file named, or in a directory the
  * one whose trigger is key's. Returns 0, or 2 after a message.
@@ -169,15 +202,10 @@ load(struct side *s, const char *arg, const char *expect)
 		return 2;
 	}
 	/* The dump of another program, or of another metric, explains nothing. */
-	if (expect != NULL) {
-		size_t el = strlen(expect);
-
-		if (s->d.cmd == NULL || strncmp(s->d.cmd, expect, el) != 0 ||
-		    (s->d.cmd[el] != '\0' && s->d.cmd[el] != ' ')) {
-			warnmsg("%s:%zu: a dump of %s, not of %s", s->path, s->d.cmd ? s->d.cmdline : 1,
-			    s->d.cmd ? s->d.cmd : "(no cmd: line)", expect);
-			return 2;
-		}
+	if (expect != NULL && !of_program(s->d.cmd, expect)) {
+		warnmsg("%s:%zu: a dump of %s, not of %s", s->path, s->d.cmd ? s->d.cmdline : 1,
+		    s->d.cmd ? s->d.cmd : "(no cmd: line)", expect);
+		return 2;
 	}
 	s->calls = 1;
 	t = s->d.trigger;
@@ -474,6 +502,10 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc != 2)
 		usage();
+	if (bexe != NULL)
+		bexe = program_of('B', bexe);
+	if (hexe != NULL)
+		hexe = program_of('H', hexe);
 	if (metric == NULL)
 		metric = key != NULL ? key : "instr";
 	if ((rc = load(&b, argv[0], bexe)) != 0 || (rc = load(&h, argv[1], hexe)) != 0) {
