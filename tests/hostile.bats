@@ -613,3 +613,42 @@ rounds3() {
 	tail -n 1 "$T/d/verdict.jsonl" | grep -qF '"unbudgeted":["e\u001bx_ns"]'
 	[[ "$stderr" != *$'\033'* ]]
 }
+
+@test "hostile: cache: a file named in an environment word of GATE_BENCH, or after = in a word, is in the key" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	echo one > "$T/in.txt"
+	echo one > "$T/in2.txt"
+	set -- perfgate $(fixed_args) GATEDIR="$G" GATE_BENCH="DATA=$T/in.txt \$(GATE_SIDE)/bench --data=$T/in2.txt"
+	run -0 --separate-stderr "$@"
+	grep -q "^run $(sha256sum < "$T/in.txt" | cut -c1-64) $T/in.txt$" "$G/head.key"
+	echo two > "$T/in.txt"
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	echo two > "$T/in2.txt"
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	run -0 --separate-stderr "$@"
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+}
+
+@test "hostile: bench: cd DIR && ./bench runs in DIR, as GATE_BUILD's form does and the key says" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$G" GATE_BENCH="cd \$(GATE_SIDE) && X='a b' ./bench"
+	[ "$(last | jq -r .verdict)" = ok ]
+	grep -q "^run [0-9a-f]* $G/head/./bench$" "$G/head.key"
+}
+
+@test "hostile: bench: a form the gate cannot key (a pipe, \$(...), a redirection) is refused in one line naming GATE_BENCH, before any build" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	for b in "\$(GATE_SIDE)/bench | cat" "\$(GATE_SIDE)/bench \$\$(date)" "\$(GATE_SIDE)/bench 2>/dev/null"; do
+		run -2 --separate-stderr perfgate $(fixed_args) GATEDIR="$G" GATE_BENCH="$b"
+		[[ "$(last | jq -r .error)" == *": GATE_BENCH: "* ]]
+		[[ "$stderr" != *"gate: building"* ]]
+	done
+}
