@@ -91,6 +91,8 @@ HEAD_CFLAGS ?= $(CFLAGS)
 RUNS ?=
 # Seconds: one build, one run of a side.
 GATE_BUILD_TIMEOUT ?= 300
+# store.sh's compiler-version query has the build's timeout too.
+export GATE_BUILD_TIMEOUT
 GATE_TIMEOUT ?= 120
 # More options for alternate, for example the load gate: -l 1.5, or on CPU
 # pressure: -p -l 10.

@@ -219,6 +219,8 @@ cmd_settings() {
 	fi
 	printf 'runs %s\ntimeout %s\nalternate %s\nenv %s\ncases %s\n' "$runs" "$timeout" "$flags" \
 	    "$(env | grep '^BENCH_' | sort | tr '\n' ' ')" "$cases" > "$dir/runs.id.tmp"
+	# The machine is in the rounds' key (store.sh), never in a build's.
+	machine_id >> "$dir/runs.id.tmp" || fail "$dir" both settings "cannot write $dir/runs.id.tmp"
 	replace "$dir/runs.id"
 }
 
@@ -294,7 +296,7 @@ identify() {
 	fail_source=$src
 	cc_version "$cc"
 	ccver=$ccv_line
-	[ -n "$ccver" ] || fail "$dir" "$side" identity "compiler $cc prints no version"
+	[ -n "$ccver" ] || fail "$dir" "$side" identity "compiler $cc ${ccv_why:-prints no version}"
 	{
 		printf 'side %s\nkind %s\nsource %s\ncommit %s\ndirty %s\ncc %s\ncc_version %s\ncflags %s\nbuild %s\nbench %s\n' \
 		    "$side" "$kind" "$src" "$commit" "$dirty" "$cc" "$ccver" "$cflags" "$build" "$bench"

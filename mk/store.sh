@@ -68,14 +68,36 @@ shas() {
 
 # cc_version CC: sets ccv_line to the first line CC prints of its version
 # (--version, else -v), asked once a process: a new compiler behind the
-# same name compiles and links again.
+# same name compiles and links again. Each question is under the build's
+# timeout (GATE_BUILD_TIMEOUT, timeout(1): the process group killed), so
+# that a compiler that never answers costs a gate that much, once; then
+# ccv_line is empty and ccv_why says why.
 cc_version() {
 	if [ "${ccv_of-}" != "$1" ]; then
-		ccv_line=$(cd /tmp && $1 --version 2>/dev/null)
-		[ -n "$ccv_line" ] || ccv_line=$(cd /tmp && $1 -v 2>&1)
+		ccv_t=${GATE_BUILD_TIMEOUT:-300} ccv_why=
+		# shellcheck disable=SC2086
+		ccv_line=$(cd / && timeout -k 2 "$ccv_t" $1 --version 2>/dev/null)
+		case $? in
+		124|137) ccv_line= ccv_why="did not answer --version within $ccv_t s (GATE_BUILD_TIMEOUT)" ;;
+		*) # shellcheck disable=SC2086
+		   [ -n "$ccv_line" ] || ccv_line=$(cd / && timeout -k 2 "$ccv_t" $1 -v 2>&1) ;;
+		esac
 		ccv_line=${ccv_line%%"$nl"*}
 		ccv_of=$1
 	fi
+}
+
+# machine_id: the machine rounds are measured on, one "machine_* value"
+# line each, for the rounds' key (runs.id), never a build's: the CPU's
+# model and the digest of its flags, the kernel, the online cores, the
+# frequency governor where it is readable. Rounds restored from another
+# machine (a CI cache) are measured again, not replayed as this one's.
+machine_id() {
+	mi_model=$(sed -n 's/^model name[	 ]*: *//p; s/^Processor[	 ]*: *//p; s/^cpu model[	 ]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+	mi_flags=$(sed -n 's/^\(flags\|Features\)[	 ]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+	printf 'machine_cpu %s\nmachine_cpu_flags %s\nmachine_kernel %s\nmachine_cores %s\nmachine_governor %s\n' \
+	    "$mi_model" "$(sha_str "$mi_flags")" "$(uname -srvm)" "$(getconf _NPROCESSORS_ONLN 2>/dev/null)" \
+	    "$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null)"
 }
 
 # object_key CMD SRC DFILE: what an object was compiled from: the command,

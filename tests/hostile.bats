@@ -652,3 +652,33 @@ rounds3() {
 		[[ "$stderr" != *"gate: building"* ]]
 	done
 }
+
+@test "hostile: timeouts: a compiler that never answers --version costs the build's timeout, not a minute a question" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	printf '#!/bin/sh\ncase " $* " in *" --version "*|*" -v "*) sleep 59.7; exit 0 ;; esac\nexec cc "$@"\n' > "$T/slowcc"
+	chmod +x "$T/slowcc"
+	run -2 --separate-stderr timeout 40 perfgate $(fixed_args) GATEDIR="$G" CC="$T/slowcc" GATE_BUILD_TIMEOUT=3
+	[[ "$(last | jq -r .error)" == *"compiler $T/slowcc did not answer --version within 3 s (GATE_BUILD_TIMEOUT)"* ]]
+	run pgrep -f 'sleep 59.7'
+	[ "$status" = 1 ]
+}
+
+@test "hostile: cache: rounds restored on another machine (another kernel, CPU or core count) are measured again; the sides' keys hold no machine" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	grep -q '^machine_kernel ' "$G/runs.id"
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+	# Another host: its kernel says so.
+	mkdir "$T/host"
+	printf '#!/bin/sh\necho Linux 9.9.9-other \\#1 SMP x86_64\n' > "$T/host/uname"
+	chmod +x "$T/host/uname"
+	PATH="$T/host:$PATH" run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" != *"gate: reused the measurements"* ]]
+	run -1 grep -q machine "$G/head.key"
+}
