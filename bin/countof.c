@@ -464,7 +464,7 @@ main(int argc, char *argv[])
 	} else {
 		snprintf(tmpl, sizeof tmpl, "%s/countof.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 		if ((dir = mkdtemp(tmpl)) == NULL)
-			die("mkdtemp %s:", tmpl);
+			die("mkdtemp %s (TMPDIR):", tmpl);
 	}
 	rc = count(argv, dir, side, timeout, cache);
 	if (!keep)

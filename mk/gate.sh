@@ -192,6 +192,7 @@ cmd_settings() {
 		held=$(cmd_lock "$dir" "$GATE_LOCK_PID") || { echo "gate: both: lock: $held" >&2; exit 2; }
 	fi
 	rmdir "$dir/failed" 2>/dev/null
+	tmp_why=$(tmpdir_check) || fail "$dir" both settings "$tmp_why"
 	# When this gate began: the report tells what it reused by it.
 	touch "$dir/gate.start"
 	check_rule "$dir" "${GATE_CONFIRM-}" "${GATE_NOISE-}"

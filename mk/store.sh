@@ -87,6 +87,21 @@ cc_version() {
 	fi
 }
 
+# tmpdir_check: status 0 when TMPDIR, if set, is a directory the gate can
+# write in (mktemp, the compiler's temporary files); else the reason, one
+# line naming TMPDIR, and status 2.
+tmpdir_check() {
+	[ -n "${TMPDIR:-}" ] || return 0
+	if [ ! -d "$TMPDIR" ]; then
+		printf 'TMPDIR=%s: no such directory (the compiler and mktemp write there)\n' "$TMPDIR"
+		return 2
+	fi
+	if [ ! -w "$TMPDIR" ] || [ ! -x "$TMPDIR" ]; then
+		printf 'TMPDIR=%s: a directory the gate cannot write in\n' "$TMPDIR"
+		return 2
+	fi
+}
+
 # machine_id: the machine rounds are measured on, one "machine_* value"
 # line each, for the rounds' key (runs.id), never a build's: the CPU's
 # model and the digest of its flags, the kernel, the online cores, the

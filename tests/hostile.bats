@@ -682,3 +682,12 @@ rounds3() {
 	[[ "$stderr" != *"gate: reused the measurements"* ]]
 	run -1 grep -q machine "$G/head.key"
 }
+
+@test "hostile: settings: a TMPDIR that does not exist is said in one line naming TMPDIR, before anything is built" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	TMPDIR=$T/missing run -2 --separate-stderr make -s gate $(fixed_args) GATEDIR="$G"
+	[ "$(last | jq -r .error)" = "both: settings: TMPDIR=$T/missing: no such directory (the compiler and mktemp write there)" ]
+	[[ "$stderr" != *"gate: building"* ]]
+}
