@@ -90,6 +90,21 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 	jq -e --argjson t "$ten" '((10 * $t[0] - 3 * .matmul_instr) / 7) as $x | ($x | floor) == $x and $x < .matmul_instr and .matmul_instr - $x < 20' <<<"$output"
 }
 
+@test "countof -f runs the bench command as the gate keyed it: cd DIR &&, NAME=value words, quotes; an unkeyable form refused" {
+	mkdir "$T/d i r"
+	cp "$F/kata" "$T/d i r/kata"
+	printf '%s\n' "cd '$T/d i r' && BENCH_CASES=sum ./kata" > "$T/bench.cmd"
+	run -0 --separate-stderr countof -s head -f "$T/bench.cmd"
+	jq -e '.side == "head" and .sum_instr > 1000 and .matmul_instr == null' <<<"$output"
+	via=$output
+	BENCH_CASES=sum run -0 --separate-stderr countof -s head "$F/kata"
+	[ "$via" = "$output" ]
+	printf '%s\n' "$F/kata | cat" > "$T/bad.cmd"
+	run -2 --separate-stderr countof -f "$T/bad.cmd"
+	[ "$stderr" = "countof: $T/bad.cmd: the bench command: a pipe (|) is a shell's: run the pipeline from a script the command names" ]
+	run -2 --separate-stderr countof -f "$T/bench.cmd" "$F/kata"
+}
+
 @test "countof: bench.h counts mode without valgrind prints allocations only" {
 	BENCH_MODE=counts run -0 --separate-stderr "$F/s10"
 	[ "$output" = '{"matmul_allocs":0,"matmul_alloc_bytes":0,"sum_allocs":0,"sum_alloc_bytes":0,"rmsnorm_allocs":0,"rmsnorm_alloc_bytes":0,"count_below_allocs":1,"count_below_alloc_bytes":1048576}' ]
