@@ -159,3 +159,13 @@ setup() {
 	done
 	[ "$n" -ge 100 ] && [ "$bad" -ge 50 ]
 }
+
+@test "cgdiff -B and -H take a side's bench command, split by the gate's one parser: its program is the dump's" {
+	run -0 --separate-stderr cgdiff -B "X='a b' /build/base/bench --data=in" -H "cd /build && /build/head/bench" "$D/base.out" "$D/head.out"
+	# A bare name is the path PATH found it at.
+	run -0 --separate-stderr cgdiff -B "env -C /build -- LANG=C bench" "$D/base.out" "$D/head.out"
+	run -2 --separate-stderr cgdiff -B "cd /build && ./other" "$D/base.out" "$D/head.out"
+	[ "$stderr" = "cgdiff: $D/base.out:5: a dump of /build/base/bench, not of ./other" ]
+	run -2 --separate-stderr cgdiff -H '/build/head/bench | cat' "$D/base.out" "$D/head.out"
+	[ "$stderr" = "cgdiff: -H /build/head/bench | cat: a pipe (|) is a shell's: run the pipeline from a script the command names" ]
+}
