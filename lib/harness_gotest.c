@@ -69,14 +69,32 @@ result(struct hset *s, const char *pkg, const char *line, const char *end, unsig
 	double x;
 
 	namelen = word(&p, end, &name);
-	if (!hset_wants(s, name, namelen))
-		return NULL;
+	/* A name alone: go test's line before a benchmark's log lines. */
 	if ((wlen = word(&p, end, &w)) == 0)
 		return NULL;
 	/* The iterations: digits only (the text need not end in NUL: no strspn). */
 	for (i = 0; i < wlen; i++)
-		if (w[i] < '0' || w[i] > '9')
-			return NULL;
+		if (w[i] < '0' || w[i] > '9') {
+			/* Words after a blank of the name, then a result: said, not dropped. */
+			for (q = w; q + 6 <= end && memcmp(q, " ns/op", 6) != 0 && memcmp(q, "\tns/op", 6) != 0; q++)
+				;
+			if (q + 6 > end)
+				return NULL;
+			pn = harness_printable(name, (size_t)(end - name) > 80 ? 80 : (size_t)(end - name));
+			err = msgf("%s:%lu: %s: a result whose name holds a blank (go test writes one as _)",
+			    s->file, lineno, pn);
+			free(pn);
+			return err;
+		}
+	q = p;
+	if (word(&q, end, &v) == 0) {
+		pn = harness_printable(name, namelen);
+		err = msgf("%s:%lu: \"%s\": a result cut short: its iterations and no value", s->file, lineno, pn);
+		free(pn);
+		return err;
+	}
+	if (!hset_wants(s, name, namelen))
+		return NULL;
 	while (err == NULL && (vlen = word(&p, end, &v)) > 0) {
 		if ((wlen = word(&p, end, &w)) == 0)
 			return msgf("%s:%lu: a value without a unit", s->file, lineno);

@@ -408,3 +408,15 @@ examples=(
 	run -0 bash -c "${examples[3]}"
 	[ "$output" = "$(cat "$D/gbench-1.7.1-cpu.out")" ]
 }
+
+@test "benchrec: a go test result whose name holds a blank, or one cut short, is said, not dropped; a name alone or a log line is not a result" {
+	printf 'BenchmarkY-2 10 5 ns/op\nBenchmarkX/a b-2 10 5 ns/op\n' > "$T/blank.txt"
+	run -2 --separate-stderr benchrec gotest -f "$T/blank.txt"
+	[ "$stderr" = "benchrec: $T/blank.txt:2: BenchmarkX/a b-2 10 5 ns/op: a result whose name holds a blank (go test writes one as _)" ]
+	printf 'BenchmarkY-2 10 5 ns/op\nBenchmarkX-2 \t  10\n' > "$T/cut.txt"
+	run -2 --separate-stderr benchrec gotest -f "$T/cut.txt"
+	[ "$stderr" = "benchrec: $T/cut.txt:2: \"BenchmarkX-2\": a result cut short: its iterations and no value" ]
+	printf 'BenchmarkX\n    x_test.go:9: a log line\nBenchmarking the rest\nBenchmarkX-2 10 5 ns/op\n' > "$T/log.txt"
+	run -0 --separate-stderr benchrec gotest -f "$T/log.txt"
+	[ "$output" = '{"BenchmarkX_2_ns":5}' ]
+}
