@@ -116,33 +116,7 @@ commit_of() {
 	git rev-parse --verify --quiet "$1^{commit}" 2>/dev/null
 }
 
-# A digest of the uncommitted changes of the work tree holding directory $1
-# (staged, unstaged and untracked files, not ignored ones, not the gate's
-# own directory $2, absolute); empty when it is clean. Status 1 when git
-# cannot tell. The work tree as it is is written as a tree object through
-# a copy of the index (git add -A): content, modes and symlinks (dangling
-# or to a directory) as git stores them, the real index untouched; the
-# digest is that tree's, dirty when it is not HEAD's.
-dirty_digest() {
-	(
-	gd=$2
-	cd "$1" || exit 1
-	top=$(git rev-parse --show-toplevel) || exit 1
-	set -- ':/'
-	# An ignored GATEDIR is left out already (and git add refuses to be
-	# told of it).
-	case $gd/ in
-	"$top"/*) git check-ignore -q -- "$gd" || set -- "$@" ":(top,exclude)${gd#"$top"/}" ;;
-	esac
-	real=$(git rev-parse --git-path index) || exit 1
-	idx=$(mktemp) || exit 1
-	trap 'rm -f "$idx" "$idx.lock"' EXIT
-	if [ -f "$real" ]; then cp "$real" "$idx" || exit 1; else rm -f "$idx"; fi
-	GIT_INDEX_FILE=$idx git add -A -- "$@" > /dev/null 2>&1 || exit 1
-	tree=$(GIT_INDEX_FILE=$idx git write-tree) || exit 1
-	[ "$tree" = "$(git rev-parse --verify --quiet 'HEAD^{tree}')" ] || printf '%s' "$tree" | cut -c1-16
-	)
-}
+# dirty_digest DIR GATEDIR: in store.sh, with the nested repositories.
 
 # proc_id PID: the process and when it started (field 22 of its stat,
 # after the name, which may hold blanks and parentheses), so that a pid
@@ -324,6 +298,8 @@ export_rev() {
 	    GIT_INDEX_FILE=$abs/index.tmp git -C "$top" read-tree "$c" &&
 	    GIT_INDEX_FILE=$abs/index.tmp git -C "$top" checkout-index -a --prefix="$abs/tree.tmp/" ||
 	    fail "$dir" "$side" build "git cannot export it"
+	# Submodules with their files, or refused naming them (store.sh).
+	sub_why=$(export_gitlinks "$top" "$abs/index.tmp" "$abs/tree.tmp") || fail "$dir" "$side" build "$sub_why"
 	rm -f "$out/index.tmp"
 	mv "$root.tmp" "$root"
 	echo "$c" > "$out/tree.commit"

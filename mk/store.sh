@@ -87,6 +87,101 @@ cc_version() {
 	fi
 }
 
+# dirty_digest DIR GATEDIR: a digest of the uncommitted changes of the
+# work tree holding directory DIR (staged, unstaged and untracked files,
+# not ignored ones, not the gate's own directory GATEDIR, absolute, nor
+# GATE_OBJECTS); empty when it is clean. Status 1 when git cannot tell.
+# The work tree as it is is written as a tree object through a copy of the
+# index (git add -A): content, modes and symlinks (dangling or to a
+# directory) as git stores them, the real index untouched; the digest is
+# that tree's, dirty when it is not HEAD's. git keeps a nested repository
+# or a submodule as the commit it has checked out (a gitlink), not its
+# files: each one's own uncommitted changes, by its own dirty_digest, are
+# in the digest too.
+dirty_digest() {
+	(
+	gd=$2
+	go=$(cd "${GATE_OBJECTS:-build/gate-objects}" 2>/dev/null && pwd -P)
+	cd "$1" || exit 1
+	top=$(git rev-parse --show-toplevel) || exit 1
+	set -- ':/'
+	# An ignored directory is left out already (and git add refuses to be
+	# told of it).
+	for dd_out in "$gd" "$go"; do
+		case $dd_out/ in
+		"$top"/*) git check-ignore -q -- "$dd_out" || set -- "$@" ":(top,exclude)${dd_out#"$top"/}" ;;
+		esac
+	done
+	real=$(git rev-parse --git-path index) || exit 1
+	idx=$(mktemp) || exit 1
+	trap 'rm -f "$idx" "$idx.lock"' EXIT
+	if [ -f "$real" ]; then cp "$real" "$idx" || exit 1; else rm -f "$idx"; fi
+	GIT_INDEX_FILE=$idx git add -A -- "$@" > /dev/null 2>&1 || exit 1
+	tree=$(GIT_INDEX_FILE=$idx git write-tree) || exit 1
+	nested=
+	links=$(GIT_INDEX_FILE=$idx git ls-files -s | sed -n 's/^160000 [0-9a-f]* [0-3]	//p') || exit 1
+	while [ -n "$links" ]; do
+		link=${links%%"$nl"*}
+		case $links in
+		*"$nl"*) links=${links#*"$nl"} ;;
+		*) links= ;;
+		esac
+		[ -e "$top/$link/.git" ] || continue
+		sub=$(dirty_digest "$top/$link" "$gd") || exit 1
+		[ -z "$sub" ] || nested="$nested$link $sub$nl"
+	done
+	if [ -n "$nested" ]; then
+		sha_str "$tree$nl$nested" | cut -c1-16
+	elif [ "$tree" != "$(git rev-parse --verify --quiet 'HEAD^{tree}')" ]; then
+		printf '%s' "$tree" | cut -c1-16
+	fi
+	)
+}
+
+# export_gitlinks TOP INDEX ROOT: the files of each submodule of the tree
+# in INDEX (read from repository TOP), exported under ROOT at the commit
+# the tree names, from a repository here that has it (the submodule's
+# checkout in TOP, or its copy in TOP's git directory), its own submodules
+# too; else status 2 and one line naming the submodule.
+export_gitlinks() {
+	eg_links=$(GIT_INDEX_FILE=$2 git -C "$1" ls-files -s | sed -n 's/^160000 \([0-9a-f]*\) [0-3]	/\1 /p') || {
+		echo "git cannot list the submodules"
+		return 2
+	}
+	while [ -n "$eg_links" ]; do
+		eg_line=${eg_links%%"$nl"*}
+		case $eg_links in
+		*"$nl"*) eg_links=${eg_links#*"$nl"} ;;
+		*) eg_links= ;;
+		esac
+		# Each in a subshell of its own: the function calls itself.
+		(
+		c=${eg_line%% *} p=${eg_line#* }
+		for cand in "$1/$p" "$(cd "$1" && git rev-parse --path-format=absolute --git-common-dir 2>/dev/null)/modules/$p"; do
+			# A checkout of its own, or a git directory: never the
+			# repository around an empty directory.
+			[ -e "$cand/.git" ] || [ -f "$cand/HEAD" ] || continue
+			gdir=$(git -C "$cand" rev-parse --absolute-git-dir 2>/dev/null) &&
+			    git --git-dir="$gdir" cat-file -e "$c^{commit}" 2>/dev/null || continue
+			mkdir -p "$3/$p" &&
+			    GIT_INDEX_FILE=$2.sub git --git-dir="$gdir" --work-tree="$3/$p" read-tree "$c" &&
+			    GIT_INDEX_FILE=$2.sub git --git-dir="$gdir" --work-tree="$3/$p" checkout-index -a || {
+				rm -f "$2.sub"
+				echo "git cannot export submodule $p (commit $c)"
+				exit 2
+			}
+			[ -d "$1/$p/.git" ] || [ -f "$1/$p/.git" ] || { rm -f "$2.sub"; exit 0; }
+			export_gitlinks "$1/$p" "$2.sub" "$3/$p"
+			st=$?
+			rm -f "$2.sub"
+			exit "$st"
+		done
+		echo "the revision holds submodule $p at commit $c, which no repository here has: run git submodule update --init, or gate the work tree"
+		exit 2
+		) || return 2
+	done
+}
+
 # tmpdir_check: status 0 when TMPDIR, if set, is a directory the gate can
 # write in (mktemp, the compiler's temporary files); else the reason, one
 # line naming TMPDIR, and status 2.

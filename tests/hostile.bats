@@ -691,3 +691,47 @@ rounds3() {
 	[ "$(last | jq -r .error)" = "both: settings: TMPDIR=$T/missing: no such directory (the compiler and mktemp write there)" ]
 	[[ "$stderr" != *"gate: building"* ]]
 }
+
+# A repository subrepo: one file, one commit, for a submodule or a nested
+# repository.
+subrepo() {
+	mkdir "$1"
+	(cd "$1" && git init -q -b main && echo one > data.txt && git add -A && git commit -q -m one)
+}
+
+@test "hostile: cache: an edit in a nested repository or a submodule inside a work tree side is an uncommitted change" {
+	mkrepo
+	subrepo "$T/origin"
+	git -c protocol.file.allow=always submodule add -q "$T/origin" sub
+	subrepo nested
+	git add nested 2>/dev/null
+	git commit -q -m 'a submodule and a nested repository'
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	[ "$(last | jq -r .head.dirty)" = null ]
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+	echo two > nested/data.txt
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	d1=$(last | jq -r .head.dirty)
+	[ "$d1" != null ]
+	echo two > sub/data.txt
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
+	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[ "$(last | jq -r .head.dirty)" != "$d1" ]
+}
+
+@test "hostile: cache: a revision with a submodule is exported with the submodule's files, or refused naming it" {
+	mkrepo
+	subrepo "$T/origin"
+	git -c protocol.file.allow=always submodule add -q "$T/origin" sub
+	git commit -q -m 'a submodule'
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" BASE=HEAD HEAD=HEAD GATEDIR="$T/g"
+	[ "$(cat "$T/g/base/tree/sub/data.txt")" = one ]
+	# A clone whose submodule was never fetched, its origin gone.
+	git clone -q "$REPO" "$T/clone"
+	rm -rf "$T/origin"
+	cd "$T/clone"
+	run -2 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" BASE=HEAD HEAD=HEAD GATEDIR="$T/g2"
+	[[ "$(last | jq -r .error)" == *"the revision holds submodule sub at commit "*", which no repository here has"* ]]
+}
