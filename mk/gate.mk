@@ -145,7 +145,7 @@ GATE_BUILD ?= $(GATE_SH) program "$$GATE_SIDE/bench" $(call gate_q,$(GATE_CC)) $
 # (gate.sh object) and links the two, again only when an object changed
 # (gate.sh program).
 # Objects kept by their key for every gate, as ccache keeps them.
-GATE_OBJECTS ?= build/gate-objects
+GATE_OBJECTS ?= $(dir $(abspath $(GATEDIR)))gate-objects
 export GATE_OBJECTS
 gate_driver = $(GATEDIR)/driver/$(if $(filter same,$(GATE_DRIVER_SHARED)),both,$(1)).o
 GATE_DRIVER_SHARED = $(if $(subst x$(BASE_CC)|$(BASE_CFLAGS),,x$(HEAD_CC)|$(HEAD_CFLAGS)),apart,same)

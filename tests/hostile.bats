@@ -735,3 +735,16 @@ subrepo() {
 	run -2 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" BASE=HEAD HEAD=HEAD GATEDIR="$T/g2"
 	[[ "$(last | jq -r .error)" == *"the revision holds submodule sub at commit "*", which no repository here has"* ]]
 }
+
+@test "hostile: cache: a GATEDIR outside the work tree puts no gate-objects in it: the next gate finds the tree clean" {
+	mkrepo
+	unset GATE_OBJECTS
+	printf '/bench/bench\n' > .gitignore
+	git commit -q -am 'build/ not ignored'
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=. GATEDIR="$T/out/g"
+	[ ! -e build/gate-objects ]
+	[ -d "$T/out/gate-objects" ]
+	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=. GATEDIR="$T/out/g"
+	[ "$(last | jq -r .head.dirty)" = null ]
+	[[ "$stderr" == *"gate: reused the measurements"* ]]
+}
