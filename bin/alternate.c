@@ -264,6 +264,11 @@ runside(const struct side *s, long round, size_t slot)
 			    (int)f->keylen, f->key);
 			sidefail(s, round, why, &res);
 		}
+		/* minjson's own keys of the gate's statistics: said here, at the first round. */
+		if (jfield_is(f, "n") || jfield_is(f, "stat")) {
+			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of minjson's statistics", (int)f->keylen, f->key);
+			sidefail(s, round, why, &res);
+		}
 		if (side_taken(s, f->key, f->keylen)) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a member given by -a",
 			    (int)f->keylen, f->key);

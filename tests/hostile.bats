@@ -748,3 +748,11 @@ subrepo() {
 	[ "$(last | jq -r .head.dirty)" = null ]
 	[[ "$stderr" == *"gate: reused the measurements"* ]]
 }
+
+@test "hostile: names: a metric named n (a key of minjson's statistics) is refused at the first round, naming it" {
+	fixed_bench
+	side base '{"x_ns":8.0,"n":1}'
+	side head '{"x_ns":8.0,"n":1}'
+	run -2 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	[[ "$(last | jq -r .error)" == *'round 1: metric "n" clashes with a key of minjson'"'"'s statistics' ]]
+}
