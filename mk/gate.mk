@@ -304,7 +304,10 @@ NOISE_MARGIN ?= 1.5
 noise: $(GATEDIR)/head.key $(GATEDIR)/runs.id $(GATEDIR)/judge.id | $(GATE_TOOLS) $(PERFGATE_BIN)/noisesum
 	@sh $(call gate_q,$(GATE_MK_DIR)/noise.sh) $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN)) $(call gate_q,$(NOISE_GATES)) $(call gate_q,$(NOISE_MARGIN))
 
+# Only a directory that carries the gate's mark (store.sh, gatedir_claim).
 gate-clean:
-	rm -rf -- $(call gate_q,$(GATEDIR))
+	@if [ -f $(call gate_q,$(GATEDIR)/.perfgate-gatedir) ]; then rm -rf -- $(call gate_q,$(GATEDIR)); \
+	elif [ -e $(call gate_q,$(GATEDIR)) ]; then \
+	echo "gate: GATEDIR "$(call gate_q,$(GATEDIR))" has no mark of a gate's (.perfgate-gatedir): not removed" >&2; exit 2; fi
 
 .DEFAULT_GOAL := $(GATE_SAVED_GOAL)

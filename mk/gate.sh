@@ -141,7 +141,8 @@ proc_id() {
 # cannot both take it.
 cmd_lock() {
 	dir=$1 pid=$2
-	mkdir -p "$dir" 2>/dev/null || { echo "cannot make GATEDIR $dir"; exit 2; }
+	# Made and marked as a gate's, or refused (store.sh).
+	claim=$(gatedir_claim "$dir") || { echo "$claim"; exit 2; }
 	me=$(proc_id "$pid") || { echo "no process $pid to hold GATEDIR $dir"; exit 2; }
 	flock "$dir/lock.mutex" sh -c '
 		held=$(cat "$1/lock" 2>/dev/null)

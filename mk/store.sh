@@ -182,6 +182,23 @@ export_gitlinks() {
 	done
 }
 
+# gatedir_claim DIR: DIR is a gate's directory, made now or earlier by a
+# gate, and marked so (DIR/.perfgate-gatedir): make gate-clean removes only
+# a directory that carries the mark. A directory that exists without it is
+# taken when it is empty or holds a gate's files from before the mark;
+# else status 2 and one line: a gate writes in no directory of the user's.
+gatedir_claim() {
+	[ -f "$1/.perfgate-gatedir" ] && return 0
+	if [ -e "$1" ] && [ -n "$(ls -A -- "$1" 2>/dev/null)" ] && [ ! -f "$1/lock" ] && [ ! -f "$1/runs.id" ]; then
+		printf 'GATEDIR %s holds files no gate wrote (it has no %s): name another directory\n' "$1" .perfgate-gatedir
+		return 2
+	fi
+	mkdir -p -- "$1" 2>/dev/null && printf 'A gate'"'"'s directory: make gate-clean removes it.\n' > "$1/.perfgate-gatedir" || {
+		printf 'cannot make GATEDIR %s\n' "$1"
+		return 2
+	}
+}
+
 # tmpdir_check: status 0 when TMPDIR, if set, is a directory the gate can
 # write in (mktemp, the compiler's temporary files); else the reason, one
 # line naming TMPDIR, and status 2.

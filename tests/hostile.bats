@@ -373,8 +373,10 @@ proj() {
 
 @test "hostile: names: make gate-clean with a GATEDIR holding a blank removes that directory and nothing else" {
 	proj
-	mkdir results "perf results"
+	mkdir results
 	echo keep > results/data.txt
+	# A gate's directory, as a gate makes it.
+	sh -c 'sh "$0/mk/gate.sh" lock "perf results" $$' "$TOP"
 	echo gone > "perf results/x"
 	run -0 --separate-stderr make -s gate-clean GATEDIR="$T/proj/perf results"
 	[ "$(cat results/data.txt)" = keep ]
@@ -755,4 +757,16 @@ subrepo() {
 	side head '{"x_ns":8.0,"n":1}'
 	run -2 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
 	[[ "$(last | jq -r .error)" == *'round 1: metric "n" clashes with a key of minjson'"'"'s statistics' ]]
+}
+
+@test "hostile: names: make gate-clean removes only a directory that carries the gate's mark" {
+	proj
+	mkdir src
+	echo keep > src/main.c
+	run -2 --separate-stderr make -s gate-clean GATEDIR=src
+	[ "$(cat src/main.c)" = keep ]
+	[[ "$stderr" == *"GATEDIR src holds files no gate wrote"* ]]
+	[ ! -e src/lock ] && [ ! -e src/.perfgate-gatedir ]
+	run -0 --separate-stderr make -s gate-clean GATEDIR=made
+	[ ! -e made ]
 }
