@@ -44,6 +44,10 @@ BASE ?= kata/kernels.c
 HEAD ?= kata/kernels.c
 GATE_KATA_H = $(GATE_SHARE)/kata/kernels.h
 GATE_DEFAULT_BUILD = 1
+# A revision or a directory on the kata's gate means that tree's
+# kata/kernels.c (gate.sh side, store.sh's tree_file), built in GATEDIR.
+GATE_TREE_FILE = kata/kernels.c
+export GATE_TREE_FILE
 else
 BASE ?= HEAD
 HEAD ?= .
@@ -192,6 +196,9 @@ define gate_side_rules
 $(1)_KIND := $$(call gate_kind,$$($(2)))
 $(1)_SIDE := $$(if $$(filter tree,$$($(1)_KIND)),$$(shell cd -- $$(call gate_q,$$($(2))) && pwd),$$(abspath \
     $$(GATEDIR)/$(1)$$(if $$(filter rev,$$($(1)_KIND)),/tree/$$(gate_prefix))))
+ifdef GATE_DEFAULT_BUILD
+$(1)_SIDE := $$(abspath $$(GATEDIR)/$(1))
+endif
 
 $$(GATEDIR)/$(1).key: GATE_SIDE = $$($(1)_SIDE)
 $$(GATEDIR)/$(1).key: GATE_CC = $(3)

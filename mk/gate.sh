@@ -349,13 +349,18 @@ cmd_side() {
 	rev)
 		export_rev "$dir" "$side" "$commit" "$sidedir" ;;
 	esac
+	# The kata's gate of a revision or a work tree: that tree's kata/kernels.c (store.sh).
+	tree_name=
+	if [ -n "${GATE_TREE_FILE:-}" ] && [ "$kind" != file ]; then
+		tree_name=$(tree_file "$kind" "$value" "$out/tree" "$sidedir") || fail "$dir" "$side" build "$tree_name"
+	fi
 	# The bench command, split once (benchcmd, store.sh): refused before
 	# anything is built; bench.cmd holds its words as alternate runs them.
 	bench_sh=$(bench_line "$bench") || fail "$dir" "$side" identity "GATE_BENCH: $bench_sh"
 	echo "gate: building $side, $(describe "$value" "$fail_source")" >&2
 	GATE_SIDE=$sidedir
 	# The side's file, for the default build: the shell's, never make's.
-	GATE_FILE=${value##*/}
+	GATE_FILE=${tree_name:-${value##*/}}
 	# A build that embeds its date (__DATE__, __TIME__) gives the same bytes
 	# every time, so that the key of an unchanged side stays the same.
 	SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0}

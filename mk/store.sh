@@ -199,6 +199,32 @@ gatedir_claim() {
 	}
 }
 
+# tree_file KIND VALUE ROOT SIDEDIR: on the kata's gate (gate.mk's
+# GATE_TREE_FILE, kata/kernels.c), a revision or a work tree means that
+# tree's file: it and the header beside it (kernels.h) are copied to
+# SIDEDIR, each only when it changed, to be built as a file side is. VALUE
+# is the work tree's directory; ROOT a revision's export, the file taken
+# from the Makefile's directory within it. Prints the file's name, or why
+# not and status 2.
+tree_file() {
+	case $1 in
+	tree) tf_src=$2/$GATE_TREE_FILE ;;
+	*) tf_src=$3/$(git rev-parse --show-prefix 2>/dev/null)$GATE_TREE_FILE ;;
+	esac
+	if [ ! -f "$tf_src" ]; then
+		printf 'it has no %s\n' "$GATE_TREE_FILE"
+		return 2
+	fi
+	for tf_f in "$tf_src" "${tf_src%.c}.h"; do
+		[ -f "$tf_f" ] || continue
+		cmp -s -- "$tf_f" "$4/${tf_f##*/}" || cp -f -- "$tf_f" "$4/${tf_f##*/}" || {
+			printf 'cannot copy %s\n' "$tf_f"
+			return 2
+		}
+	done
+	printf '%s\n' "${tf_src##*/}"
+}
+
 # tmpdir_check: status 0 when TMPDIR, if set, is a directory the gate can
 # write in (mktemp, the compiler's temporary files); else the reason, one
 # line naming TMPDIR, and status 2.

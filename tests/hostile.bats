@@ -770,3 +770,26 @@ subrepo() {
 	run -0 --separate-stderr make -s gate-clean GATEDIR=made
 	[ ! -e made ]
 }
+
+@test "hostile: kata: the kata's gate across revisions (HEAD~1, a tag) and a directory builds that tree's kata/kernels.c" {
+	export GIT_AUTHOR_NAME=perfgate GIT_AUTHOR_EMAIL=perfgate@example.org
+	export GIT_COMMITTER_NAME=perfgate GIT_COMMITTER_EMAIL=perfgate@example.org
+	export GIT_CONFIG_NOSYSTEM=1 HOME=$T
+	mkdir -p "$T/pg/kata"
+	cp "$TOP/kata/kernels.c" "$TOP/kata/kernels.h" "$T/pg/kata/"
+	cp "$TOP/budget.toml" "$T/pg/"
+	printf 'include %s/mk/gate.mk\n' "$TOP" > "$T/pg/Makefile"
+	printf '/build/\n' > "$T/pg/.gitignore"
+	cd "$T/pg"
+	git init -q -b main && git add -A && git commit -q -m one && git tag v1
+	echo '/* a comment */' >> kata/kernels.c
+	git commit -q -am two
+	for args in "BASE=HEAD~1 HEAD=." "BASE=v1 HEAD=HEAD" "BASE=v1 HEAD=$T/pg"; do
+		run --separate-stderr perfgate $args GATEDIR="$T/g" GATE_DEADLINE=2
+		[[ "$stderr" != *"linker input file not found"* ]]
+		# A kata gate on a shared machine may be undecided; never an error.
+		[ "$(last | jq -r .verdict)" != error ] || { printf '%s\n' "$stderr"; false; }
+	done
+	cmp "$T/g/base/kernels.c" <(git show v1:kata/kernels.c)
+	cmp "$T/g/head/kernels.c" kata/kernels.c
+}
