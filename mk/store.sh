@@ -78,7 +78,9 @@ cc_version() {
 		# shellcheck disable=SC2086
 		ccv_line=$(cd / && timeout -k 2 "$ccv_t" $1 --version 2>/dev/null)
 		case $? in
-		124|137) ccv_line= ccv_why="did not answer --version within $ccv_t s (GATE_BUILD_TIMEOUT)" ;;
+		124|137) ccv_line=''
+		   # shellcheck disable=SC2034 # gate.sh's identify says it.
+		   ccv_why="did not answer --version within $ccv_t s (GATE_BUILD_TIMEOUT)" ;;
 		*) # shellcheck disable=SC2086
 		   [ -n "$ccv_line" ] || ccv_line=$(cd / && timeout -k 2 "$ccv_t" $1 -v 2>&1) ;;
 		esac
@@ -193,10 +195,10 @@ gatedir_claim() {
 		printf 'GATEDIR %s holds files no gate wrote (it has no %s): name another directory\n' "$1" .perfgate-gatedir
 		return 2
 	fi
-	mkdir -p -- "$1" 2>/dev/null && printf 'A gate'"'"'s directory: make gate-clean removes it.\n' > "$1/.perfgate-gatedir" || {
+	if ! mkdir -p -- "$1" 2>/dev/null || ! printf 'A gate'"'"'s directory: make gate-clean removes it.\n' > "$1/.perfgate-gatedir"; then
 		printf 'cannot make GATEDIR %s\n' "$1"
 		return 2
-	}
+	fi
 }
 
 # tree_file KIND VALUE ROOT SIDEDIR: on the kata's gate (gate.mk's
