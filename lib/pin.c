@@ -267,3 +267,25 @@ pin_release(struct pin *p)
 		close(p->dirfd);
 	p->fd = p->dirfd = -1;
 }
+
+char *
+pin_follow(char *pidfile)
+{
+	cpu_set_t set;
+	long pid = 0;
+	char *err;
+	FILE *fp;
+
+	if ((fp = fopen(pidfile, "r")) == NULL || fscanf(fp, "%ld", &pid) != 1 || pid <= 1) {
+		if (fp != NULL)
+			fclose(fp);
+		err = msgf("%s: no worker's pid", pidfile);
+		free(pidfile);
+		return err;
+	}
+	fclose(fp);
+	free(pidfile);
+	if (sched_getaffinity(0, sizeof set, &set) != 0 || sched_setaffinity((pid_t)pid, sizeof set, &set) != 0)
+		return msgf("cannot move the worker (pid %ld) onto this process's CPUs: %s", pid, strerror(errno));
+	return NULL;
+}

@@ -42,6 +42,13 @@ char *pin_take(long cpu, struct pin *p);
 /* How many other gates hold p's CPU now. */
 long pin_sharers(const struct pin *p);
 
+/*
+ * Move the process whose pid the file pidfile holds (a worker started
+ * before this process was pinned, and serving it) onto this process's
+ * CPUs. pidfile is freed. NULL, or an allocated message.
+ */
+char *pin_follow(char *pidfile);
+
 /* Let the CPU go. */
 void pin_release(struct pin *p);
 

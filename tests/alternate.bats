@@ -132,7 +132,7 @@ williams_check() {
 
 @test "alternate: -c to a CPU that is not there is exit 2" {
 	run -2 --separate-stderr alternate -c 1000 a="$A/metric.sh"
-	[ "$stderr" = "alternate: -c 1000: cannot pin to that CPU: Invalid argument" ]
+	[ "$stderr" = "alternate: -c 1000: CPU 1000 is not one this process may use" ]
 	[ -z "$output" ]
 }
 
