@@ -10,18 +10,17 @@
  * person's account on standard error.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "budget.h"
 #include "histchain.h"
+#include "histgit.h"
 #include "histnote.h"
 #include "histpage.h"
 #include "json.h"
@@ -30,15 +29,12 @@
 #include "machineid.h"
 #include "msg.h"
 #include "outfile.h"
-#include "proc.h"
 #include "tool.h"
 #include "util.h"
 
-#define LOGFMT "--format=%H%n%P%n%s%n%N"
 /* Where the history's gates run, below the project's directory. */
 #define RECORD_DIR "build/history/record"
 #define CONFIRM_DIR "build/history/confirm"
-#define TOP 5
 
 static char machine[MACHINE_ID_MAX + 1], machdesc[MACHINE_DESC_MAX];
 static const char *self;	/* argv[0] as given, to find perfgate beside it */
@@ -58,147 +54,28 @@ usage(void)
 	exit(2);
 }
 
-/* Run argv; its standard output in *out (NUL-terminated), its status returned, -1: not started. */
-static int
-run(char *const argv[], char **out, size_t *len, int quiet)
-{
-	struct proc_opts o = { 0 };
-	struct proc_result r = { 0 };
-	const char *why;
-	int fd = -1, saved = -1, st;
-
-	o.argv = argv;
-	o.capture_stdout = out != NULL;
-	if (quiet) {
-		/* git's own chatter ("Overwriting existing notes") says nothing ours does not. */
-		fflush(stderr);
-		saved = dup(2);
-		if ((fd = open("/dev/null", O_WRONLY)) >= 0)
-			dup2(fd, 2);
-	}
-	why = proc_run(&o, &r);
-	if (quiet) {
-		if (saved >= 0) {
-			dup2(saved, 2);
-			close(saved);
-		}
-		if (fd >= 0)
-			close(fd);
-	}
-	if (why != NULL || !r.started) {
-		warnmsg("%s: %s", argv[0], why != NULL ? why : strerror(r.start_errno));
-		proc_result_free(&r);
-		return -1;
-	}
-	if (out != NULL) {
-		*out = r.out;
-		*len = r.outlen;
-		r.out = NULL;
-	}
-	st = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : WIFSIGNALED(r.status) ? 128 + WTERMSIG(r.status) : 2;
-	proc_result_free(&r);
-	return st;
-}
-
-/* git's one line of output, or NULL when git says no. */
-static char *
-gitline(const char *a, const char *b, const char *c, const char *d)
-{
-	char *argv[] = { "git", (char *)a, (char *)b, (char *)c, (char *)d, NULL };
-	char *out = NULL;
-	size_t len = 0;
-
-	if (run(argv, &out, &len, 1) != 0) {
-		free(out);
-		return NULL;
-	}
-	out[strcspn(out, "\n")] = '\0';
-	return out;
-}
-
-static char *
-commitof(const char *rev)
-{
-	char *spec = msgf("%s^{commit}", rev), *h;
-
-	h = rev[0] == '-' ? NULL : gitline("rev-parse", "--verify", "--quiet", spec);
-	free(spec);
-	return h;
-}
-
 static void
 warnline(const struct hcommit *c, unsigned long line, const char *why)
 {
 	warnmsg("note of %s: line %lu: %s; skipped", c->hash, line, why);
 }
 
-/*
- * The first-parent path of range (a..b, or b alone: limit commits up to
- * b), oldest first, with its notes. A range whose start is not on the
- * end's first-parent path is refused: its chain would not be the path's.
- */
 static void
 loadrange(struct hist *h, const char *range, int limit)
 {
-	char *argv[12], *out = NULL, *a, *b, *dots, *ha, *hb, nbuf[32];
-	size_t len = 0;
-	int n = 0;
+	char *why = hg_path(h, range, limit, machine, warnline);
 
-	a = xstrdup(range);
-	dots = strstr(a, "..");
-	b = dots != NULL ? dots + 2 : a;
-	if (dots != NULL)
-		*dots = '\0';
-	if (dots != NULL && strstr(b, "..") != NULL)
-		die("%s: a range is a..b", range);
-	if ((hb = commitof(*b ? b : "HEAD")) == NULL)
-		die("%s: not a commit", *b ? b : "HEAD");
-	ha = NULL;
-	if (dots != NULL && (ha = commitof(*a ? a : "HEAD")) == NULL)
-		die("%s: not a commit", *a ? a : "HEAD");
-	argv[n++] = "git";
-	argv[n++] = "log";
-	argv[n++] = "--first-parent";
-	argv[n++] = "--reverse";
-	argv[n++] = "-z";
-	argv[n++] = "--notes=perfgate";
-	argv[n++] = LOGFMT;
-	if (limit > 0) {
-		snprintf(nbuf, sizeof nbuf, "--max-count=%d", limit);
-		argv[n++] = nbuf;
-	}
-	argv[n++] = hb;
-	if (ha != NULL)
-		argv[n++] = msgf("^%s", ha);
-	argv[n++] = "--";
-	argv[n] = NULL;
-	/* Quiet: git warns of a notes ref that is not there yet, which is no error here. */
-	if (run(argv, &out, &len, 1) != 0)
-		die("%s: git log cannot read it", range);
-	hist_load(h, out, len, machine, warnline);
-	if (ha != NULL) {
-		if (h->n == 0)
-			die("%s: no commits (is %s after %s?)", range, *a ? a : "HEAD", *b ? b : "HEAD");
-		if (strcmp(h->c[0].parent, ha) != 0)
-			die("%s: %s is not on the first-parent path of %s", range, *a ? a : "HEAD", *b ? b : "HEAD");
-		free(argv[n - 2]);
-	}
-	free(out);
-	free(ha);
-	free(hb);
-	free(a);
+	if (why != NULL)
+		die("%s", why);
 }
 
 static void
-notshallow(void)
+mkparents(const char *path)
 {
-	char *s = gitline("rev-parse", "--is-shallow-repository", NULL, NULL);
+	char *why = hg_mkparents(path);
 
-	if (s == NULL)
-		die("not in a git repository");
-	if (strcmp(s, "true") == 0)
-		die("a shallow clone: the history's commits are not all here (git fetch --unshallow)");
-	free(s);
+	if (why != NULL)
+		die("%s", why);
 }
 
 /* perfgate beside this tool, as perfgate runs it; else the one on PATH. */
@@ -234,27 +111,14 @@ gate(const char *dir, const char *base, const char *head, const char *budget, ch
 	if (budget != NULL)
 		argv[n++] = msgf("BUDGET=%s", budget);
 	argv[n] = NULL;
-	st = run(argv, out, len, 0);
+	st = hg_run(argv, out, len, 0);
+	if (st < 0)
+		warnmsg("%s: cannot run it", argv[0]);
 	for (i = firstmine; i < n; i++)
 		free(argv[i]);
 	free(argv[0]);
 	free(argv);
 	return st;
-}
-
-/* Each directory above path, made as mkdir -p makes them. */
-static void
-mkparents(const char *path)
-{
-	char *p = xstrdup(path), *s;
-
-	for (s = p + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST)
-			die("%s: %s", p, strerror(errno));
-		*s = '/';
-	}
-	free(p);
 }
 
 static char *
@@ -273,77 +137,10 @@ now(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/*
- * The commit's note with line in place of this machine's older record of
- * it, which is named; every other line kept as it was (another machine's,
- * or one that is not ours to judge). Written by git notes add at once:
- * the note is whole or not there.
- */
-static int
-putnote(const struct hcommit *c, const char *line, size_t linelen)
-{
-	char *argv[] = { "git", "log", "-1", "--notes=perfgate", "--format=%N", c->hash, "--", NULL };
-	char *add[] = { "git", "notes", "--ref=perfgate", "add", "-f", "-F", NULL, c->hash, NULL };
-	char *old = NULL, *p, *end, *nl, tmp[] = "/tmp/histnote.XXXXXX";
-	const char *dir = getenv("TMPDIR");
-	char *path;
-	struct hrec r;
-	size_t len = 0;
-	FILE *fp;
-	int fd, st;
-
-	if (run(argv, &old, &len, 1) != 0) {
-		free(old);
-		warnmsg("%s: cannot read its note", c->hash);
-		return 2;
-	}
-	path = dir != NULL && dir[0] != '\0' ? msgf("%s/histnote.XXXXXX", dir) : xstrdup(tmp);
-	if ((fd = mkstemp(path)) < 0 || (fp = fdopen(fd, "w")) == NULL) {
-		warnmsg("%s: %s", path, strerror(errno));
-		free(old);
-		free(path);
-		return 2;
-	}
-	for (p = old, end = old + len; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		if (nl == p)
-			continue;
-		if (hrec_parse(p, (size_t)(nl - p), &r) == NULL) {
-			if (strcmp(r.machine, machine) == 0 && strcmp(r.commit, c->hash) == 0) {
-				warnmsg("%s: this record replaces this machine's of %s", c->hash, r.recorded);
-				hrec_free(&r);
-				continue;
-			}
-			hrec_free(&r);
-		}
-		fwrite(p, 1, (size_t)(nl - p), fp);
-		fputc('\n', fp);
-	}
-	fwrite(line, 1, linelen, fp);
-	if (fclose(fp) != 0) {
-		warnmsg("%s: %s", path, strerror(errno));
-		unlink(path);
-		free(path);
-		free(old);
-		return 2;
-	}
-	add[6] = path;
-	st = run(add, NULL, NULL, 1);
-	unlink(path);
-	free(path);
-	free(old);
-	if (st != 0) {
-		warnmsg("%s: git notes add failed: no note written", c->hash);
-		return 2;
-	}
-	return 0;
-}
-
 static int
 recordone(const struct hcommit *c, const char *dir)
 {
-	char *out = NULL, *line = NULL, when[32];
+	char *out = NULL, *line = NULL, when[32], *whynot, *replaced = NULL;
 	size_t len = 0, linelen = 0;
 	const char *why;
 	FILE *m;
@@ -373,10 +170,15 @@ recordone(const struct hcommit *c, const char *dir)
 		free(line);
 		return 2;
 	}
-	if (putnote(c, line, linelen) != 0) {
+	if ((whynot = hg_putnote(c->hash, machine, line, linelen, &replaced)) != NULL) {
+		warnmsg("%s", whynot);
+		free(whynot);
 		free(line);
 		return 2;
 	}
+	if (replaced != NULL)
+		warnmsg("%s: this record replaces this machine's of %s", c->hash, replaced);
+	free(replaced);
 	fwrite(line, 1, linelen, stdout);
 	fflush(stdout);
 	free(line);
@@ -412,7 +214,7 @@ record(const char *rev)
 			if (!mine(&h.c[i]) && (st = recordone(&h.c[i], dir)) > worst)
 				worst = st;
 	} else {
-		char *c = commitof(rev);
+		char *c = hg_commit(rev);
 
 		if (c == NULL)
 			die("%s: not a commit", rev);
@@ -450,38 +252,6 @@ budgetpath(const struct hist *h)
 		if (h->c[i].use >= 0 && h->c[i].rec[h->c[i].use].budget != NULL)
 			return h->c[i].rec[h->c[i].use].budget;
 	return "budget.toml";
-}
-
-/*
- * The confirming gate's budget file: the project's runs, and each timed
- * metric's creep budget in place of its budget, so that the ordinary gate
- * and rule judge the stretch's two ends against the creep budget.
- */
-static char *
-confirmbudget(const struct budget *b, const char *path, const char *out)
-{
-	char *text = NULL, *why;
-	size_t len = 0, i;
-	int loose = 0, sec;
-	FILE *m = open_memstream(&text, &len);
-
-	if (m == NULL)
-		die("open_memstream: %s", strerror(errno));
-	for (i = 0; i < b->n; i++)
-		loose |= !(budget_creep(b, b->entry[i].name, strlen(b->entry[i].name)) < 1);
-	fprintf(m, "# history check's confirming gate: creep budgets, from the [history] of %s\n", path);
-	fprintf(m, "runs = %ld\n%s", b->runs, loose ? "allow_loose = true\n" : "");
-	for (sec = 0; sec < 2; sec++) {
-		fprintf(m, "\n[%s]\n", sec ? "higher" : "budget");
-		for (i = 0; i < b->n; i++)
-			if ((b->entry[i].better == BETTER_HIGHER) == sec)
-				fprintf(m, "%s = %.17g\n", b->entry[i].name,
-				    budget_creep(b, b->entry[i].name, strlen(b->entry[i].name)));
-	}
-	fclose(m);
-	why = outfile_put(out, text, len);
-	free(text);
-	return why;
 }
 
 static void
@@ -550,31 +320,6 @@ confirm(const struct hist *h, struct creep *cr, size_t ncr, size_t k, const char
 	(void)st;
 }
 
-/* The commits of a stretch that slowed the metric most: their indices, largest ratio first. */
-static size_t
-top(const struct hist *h, const char *metric, const struct hstretch *s, size_t *idx)
-{
-	size_t i, j, n = 0;
-	double l, lo, hi, lj, x;
-
-	for (i = s->from; i <= s->to; i++) {
-		hist_log(hist_at(h, i, metric), &l, &lo, &hi);
-		for (j = n; j > 0; j--) {
-			hist_log(hist_at(h, idx[j - 1], metric), &lj, &lo, &x);
-			if (lj >= l)
-				break;
-			if (j < TOP)
-				idx[j] = idx[j - 1];
-		}
-		if (j < TOP) {
-			idx[j] = i;
-			if (n < TOP)
-				n++;
-		}
-	}
-	return n;
-}
-
 static int
 check(const char *range, int deflt)
 {
@@ -587,7 +332,7 @@ check(const char *range, int deflt)
 	const char *bpath;
 	char *why, *cpath = NULL;
 	size_t ncr = 0, ns, i, j, k, gaps = 0, regressions = 0, confirmed = 0, rejected = 0, undecided = 0;
-	size_t idx[TOP], nt, recorded = 0;
+	size_t idx[HIST_TOP], nt, recorded = 0;
 	double creep, l, lo, hi;
 
 	loadrange(&h, range, deflt ? 50 : 0);
@@ -648,7 +393,7 @@ check(const char *range, int deflt)
 	if (ncr > 0) {
 		cpath = gatepath("confirm.toml");
 		mkparents(cpath);
-		if ((why = confirmbudget(&b, bpath, cpath)) != NULL)
+		if ((why = hist_creepbudget(&b, bpath, cpath)) != NULL)
 			die("%s", why);
 	}
 	for (k = 0; k < ncr; k++)
@@ -687,7 +432,7 @@ check(const char *range, int deflt)
 			jw_str(&w, "verdict", "error");
 		}
 		jw_close(&w);
-		nt = top(&h, c->metric, &c->s, idx);
+		nt = hist_top(&h, c->metric, &c->s, idx);
 		jw_open(&w, "top", '[');
 		for (i = 0; i < nt; i++) {
 			jw_open(&w, NULL, '{');
@@ -733,65 +478,6 @@ check(const char *range, int deflt)
 	return confirmed || regressions ? 1 : gaps || undecided ? 2 : 0;
 }
 
-/* The creeps of check's records in path, as marks of the page. */
-static size_t
-readmarks(const char *path, const struct hist *h, struct hmark **out)
-{
-	struct jreader r;
-	struct jrecord rec = { 0 };
-	const struct jfield *f;
-	const char *line, *why;
-	size_t len, n = 0, i;
-	char *from, *to, *metric, *status;
-	long a, b;
-	int st;
-
-	*out = NULL;
-	if (jreader_open(&r, path) != 0)
-		die("%s: %s", path, strerror(errno));
-	while ((st = jreader_next(&r, &line, &len)) > 0) {
-		if (jblank(line, len))
-			continue;
-		if ((why = jparse(line, len, &rec)) != NULL)
-			die("%s:%lu: %s", path, r.lineno, why);
-		f = jget(&rec, "history", 7);
-		if (f == NULL || f->type != J_STRING || !memeq_str(f->raw, f->rawlen, "creep"))
-			continue;
-#define S(k) ((f = jget(&rec, k, strlen(k))) != NULL && f->type == J_STRING ? xmemdup(f->raw, f->rawlen) : xstrdup(""))
-		from = S("from");
-		to = S("to");
-		metric = S("metric");
-		status = S("status");
-#undef S
-		a = b = -1;
-		for (i = 0; i < h->n; i++) {
-			if (a < 0 && strcmp(h->c[i].parent, from) == 0)
-				a = (long)i;
-			if (strcmp(h->c[i].hash, to) == 0)
-				b = (long)i;
-		}
-		free(from);
-		free(to);
-		if (a < 0 || b < a) {
-			warnmsg("%s:%lu: a creep outside the page's commits; not marked", path, r.lineno);
-			free(metric);
-			free(status);
-			continue;
-		}
-		*out = xrealloc(*out, (n + 1) * sizeof **out);
-		(*out)[n].metric = metric;
-		(*out)[n].status = status;
-		(*out)[n].from = (size_t)a;
-		(*out)[n].to = (size_t)b;
-		n++;
-	}
-	if (st < 0)
-		die("%s: %s", path, strerror(errno));
-	jrecord_free(&rec);
-	jreader_close(&r);
-	return n;
-}
-
 static int
 report(const char *range, const char *dir, const char *url, const char *checkfile)
 {
@@ -802,7 +488,8 @@ report(const char *range, const char *dir, const char *url, const char *checkfil
 
 	loadrange(&h, range, 0);
 	if (checkfile != NULL)
-		nmark = readmarks(checkfile, &h, &mark);
+		if ((why = hist_marks(checkfile, &h, &mark, &nmark)) != NULL)
+			die("%s", why);
 	probe = msgf("%s/x", dir);
 	mkparents(probe);
 	free(probe);
@@ -825,7 +512,7 @@ main(int argc, char *argv[])
 {
 	const char *verb, *dir = NULL, *range = NULL, *out = "build/history/report", *url = NULL, *checkfile = NULL;
 	const char *why;
-	char *tag = NULL;
+	char *tag = NULL, *swhy;
 	int c, i, st;
 
 	tool_begin(argc, argv);
@@ -881,11 +568,12 @@ main(int argc, char *argv[])
 		die("%s: %s", dir, strerror(errno));
 	if ((why = machine_id(machine, machdesc)) != NULL)
 		die("%s", why);
-	notshallow();
+	if ((swhy = hg_whole()) != NULL)
+		die("%s", swhy);
 	if (strcmp(verb, "record") == 0)
 		st = record(range != NULL ? range : "HEAD");
 	else if (strcmp(verb, "check") == 0) {
-		if (range == NULL && (tag = gitline("describe", "--tags", "--abbrev=0", "--first-parent")) != NULL) {
+		if (range == NULL && (tag = hg_line("describe", "--tags", "--abbrev=0", "--first-parent")) != NULL) {
 			char *r = msgf("%s..HEAD", tag);
 			st = check(r, 0);
 			free(r);

@@ -5,11 +5,15 @@
  * the stretch's change, which no single gate saw. A missing record is a
  * gap that breaks the chain: nothing is guessed across it.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "histchain.h"
+#include "outfile.h"
 #include "util.h"
 
 /* The confidence of a chained interval: the gate's default, 0.95. */
@@ -242,3 +246,61 @@ hist_creeps(const struct hist *h, const char *metric, double creep, size_t *n)
 	}
 	return out;
 }
+
+/* The commits of a stretch that slowed the metric most: their indices, largest ratio first. */
+size_t
+hist_top(const struct hist *h, const char *metric, const struct hstretch *s, size_t *idx)
+{
+	size_t i, j, n = 0;
+	double l, lo, hi, lj, x;
+
+	for (i = s->from; i <= s->to; i++) {
+		hist_log(hist_at(h, i, metric), &l, &lo, &hi);
+		for (j = n; j > 0; j--) {
+			hist_log(hist_at(h, idx[j - 1], metric), &lj, &lo, &x);
+			if (lj >= l)
+				break;
+			if (j < HIST_TOP)
+				idx[j] = idx[j - 1];
+		}
+		if (j < HIST_TOP) {
+			idx[j] = i;
+			if (n < HIST_TOP)
+				n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * The confirming gate's budget file: the project's runs, and each timed
+ * metric's creep budget in place of its budget, so that the ordinary gate
+ * and rule judge the stretch's two ends against the creep budget.
+ */
+char *
+hist_creepbudget(const struct budget *b, const char *path, const char *out)
+{
+	char *text = NULL, *why;
+	size_t len = 0, i;
+	int loose = 0, sec;
+	FILE *m = open_memstream(&text, &len);
+
+	if (m == NULL)
+		die("open_memstream: %s", strerror(errno));
+	for (i = 0; i < b->n; i++)
+		loose |= !(budget_creep(b, b->entry[i].name, strlen(b->entry[i].name)) < 1);
+	fprintf(m, "# history check's confirming gate: creep budgets, from the [history] of %s\n", path);
+	fprintf(m, "runs = %ld\n%s", b->runs, loose ? "allow_loose = true\n" : "");
+	for (sec = 0; sec < 2; sec++) {
+		fprintf(m, "\n[%s]\n", sec ? "higher" : "budget");
+		for (i = 0; i < b->n; i++)
+			if ((b->entry[i].better == BETTER_HIGHER) == sec)
+				fprintf(m, "%s = %.17g\n", b->entry[i].name,
+				    budget_creep(b, b->entry[i].name, strlen(b->entry[i].name)));
+	}
+	fclose(m);
+	why = outfile_put(out, text, len);
+	free(text);
+	return why;
+}
+

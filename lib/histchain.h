@@ -59,4 +59,15 @@ struct hstretch *hist_creeps(const struct hist *h, const char *metric, double cr
 /* The slower-ward log of one commit's ratio and its interval. */
 int hist_log(const struct hmetric *m, double *l, double *lo, double *hi);
 
+/* The commits of a stretch that slowed metric most, largest first: at most HIST_TOP indices in idx. */
+enum { HIST_TOP = 5 };
+size_t hist_top(const struct hist *h, const char *metric, const struct hstretch *s, size_t *idx);
+struct budget;
+/*
+ * The confirming gate's budget file, out: b's runs, each timed metric's
+ * creep budget in place of its budget (path: where b was read), so that
+ * the ordinary gate and rule judge a stretch's two ends. NULL, or why not.
+ */
+char *hist_creepbudget(const struct budget *b, const char *path, const char *out);
+
 #endif

@@ -5,12 +5,15 @@
  * step, its verdict's colour, the creeps check reported shaded, a machine
  * change and a gap marked. Every point names its commit and subject.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "histpage.h"
+#include "json.h"
+#include "jsonreader.h"
 #include "msg.h"
 #include "outfile.h"
 #include "util.h"
@@ -215,3 +218,66 @@ hist_page(const struct hist *h, const char *dir, const char *url, const struct h
 	free(page);
 	return why;
 }
+
+char *
+hist_marks(const char *path, const struct hist *h, struct hmark **out, size_t *nout)
+{
+	struct jreader r;
+	struct jrecord rec = { 0 };
+	const struct jfield *f;
+	const char *line, *why;
+	char *bad = NULL;
+	size_t len, n = 0, i;
+	char *from, *to, *metric, *status;
+	long a, b;
+	int st;
+
+	*out = NULL;
+	if (jreader_open(&r, path) != 0)
+		return msgf("%s: %s", path, strerror(errno));
+	while ((st = jreader_next(&r, &line, &len)) > 0) {
+		if (jblank(line, len))
+			continue;
+		if ((why = jparse(line, len, &rec)) != NULL) {
+			bad = msgf("%s:%lu: %s", path, r.lineno, why);
+			break;
+		}
+		f = jget(&rec, "history", 7);
+		if (f == NULL || f->type != J_STRING || !memeq_str(f->raw, f->rawlen, "creep"))
+			continue;
+#define S(k) ((f = jget(&rec, k, strlen(k))) != NULL && f->type == J_STRING ? xmemdup(f->raw, f->rawlen) : xstrdup(""))
+		from = S("from");
+		to = S("to");
+		metric = S("metric");
+		status = S("status");
+#undef S
+		a = b = -1;
+		for (i = 0; i < h->n; i++) {
+			if (a < 0 && strcmp(h->c[i].parent, from) == 0)
+				a = (long)i;
+			if (strcmp(h->c[i].hash, to) == 0)
+				b = (long)i;
+		}
+		free(from);
+		free(to);
+		if (a < 0 || b < a) {
+			warnmsg("%s:%lu: a creep outside the page's commits; not marked", path, r.lineno);
+			free(metric);
+			free(status);
+			continue;
+		}
+		*out = xrealloc(*out, (n + 1) * sizeof **out);
+		(*out)[n].metric = metric;
+		(*out)[n].status = status;
+		(*out)[n].from = (size_t)a;
+		(*out)[n].to = (size_t)b;
+		n++;
+	}
+	if (st < 0 && bad == NULL)
+		bad = msgf("%s: %s", path, strerror(errno));
+	jrecord_free(&rec);
+	jreader_close(&r);
+	*nout = n;
+	return bad;
+}
+

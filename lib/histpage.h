@@ -19,4 +19,10 @@ struct hmark {
  */
 char *hist_page(const struct hist *h, const char *dir, const char *url, const struct hmark *mark, size_t nmark);
 
+/*
+ * The creeps of history check's records in path, marked on h's commits
+ * (one outside them is named on stderr and left out). NULL, or why not.
+ */
+char *hist_marks(const char *path, const struct hist *h, struct hmark **out, size_t *n);
+
 #endif

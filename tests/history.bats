@@ -128,7 +128,7 @@ note() {
 }
 
 @test "history: a corrupt line and a line not perfgate's are named with the commit and skipped" {
-	note HEAD~1 '{"perfgate_history":1,"commit":' 'some other tool: 12 ms' "$(fake HEAD~1 a 1.0 1.0)"
+	note HEAD~1 '{"perfgate_history":1,"commit":' '{"tool":"other","ms":12}' "$(fake HEAD~1 a 1.0 1.0)"
 	note HEAD~2 "$(fake HEAD~3 a 1.0 1.0)"
 	run -2 --separate-stderr perfgate history check HEAD~3..HEAD~1
 	[[ "$stderr" == *"note of $(git rev-parse HEAD~1): line 1: "* ]]
