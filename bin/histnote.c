@@ -510,8 +510,7 @@ report(const char *range, const char *dir, const char *url, const char *checkfil
 int
 main(int argc, char *argv[])
 {
-	const char *verb, *dir = NULL, *range = NULL, *out = "build/history/report", *url = NULL, *checkfile = NULL;
-	const char *why;
+	const char *verb, *dir = NULL, *range = NULL, *out = "build/history/report", *url = NULL, *checkfile = NULL, *why;
 	char *tag = NULL, *swhy;
 	int c, i, st;
 
@@ -573,7 +572,17 @@ main(int argc, char *argv[])
 	if (strcmp(verb, "record") == 0)
 		st = record(range != NULL ? range : "HEAD");
 	else if (strcmp(verb, "check") == 0) {
-		if (range == NULL && (tag = hg_line("describe", "--tags", "--abbrev=0", "--first-parent")) != NULL) {
+		char *th = NULL, *hh = NULL;
+
+		/* Since the last tag; when HEAD is that tag, the last 50 commits. */
+		if (range == NULL && (tag = hg_line("describe", "--tags", "--abbrev=0", "--first-parent")) != NULL &&
+		    ((th = hg_commit(tag)) == NULL || (hh = hg_commit("HEAD")) == NULL || strcmp(th, hh) == 0)) {
+			free(tag);
+			tag = NULL;
+		}
+		free(th);
+		free(hh);
+		if (tag != NULL) {
 			char *r = msgf("%s..HEAD", tag);
 			st = check(r, 0);
 			free(r);

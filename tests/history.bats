@@ -239,3 +239,30 @@ note() {
 	PERFGATE_MACHINE=a run --separate-stderr ${EXAMPLES[5]}
 	[ "$(jq -r 'select(.history == "summary") | [.recorded, .gaps] | @tsv' <<< "$output")" = "$(printf '2\t0')" ]
 }
+
+@test "history: the page in headless Chromium: not blank, one point a recorded commit, no console message" {
+	command -v chromium >/dev/null || skip "chromium is not installed"
+	for c in HEAD~4 HEAD~3 HEAD~1; do note $c "$(fake $c a 1.04 1.0)"; done
+	run -0 --separate-stderr perfgate history report -o page
+	# One profile of its own, no network: the page needs none.
+	b() { timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$BATS_TEST_TMPDIR/profile" \
+	    --enable-logging=stderr --v=0 --window-size=1000,1600 "$@" "file://$PWD/page/index.html"; }
+	run -0 --separate-stderr b --dump-dom
+	# Recorded: HEAD~4, HEAD~3, HEAD~1 and HEAD, in each of the two metrics' drawings.
+	[ "$(grep -o '<circle class="point' <<< "$output" | wc -l)" = 8 ]
+	[[ "$stderr" != *CONSOLE* ]]
+	run -0 --separate-stderr b --screenshot="$BATS_TEST_TMPDIR/shot.png"
+	[[ "$stderr" != *CONSOLE* ]]
+	# Not blank: the image's rows hold many byte values, a blank page's few.
+	run -0 python3 -c '
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+i, idat = 8, b""
+while i < len(d):
+    n, t = struct.unpack(">I4s", d[i:i + 8])
+    if t == b"IDAT":
+        idat += d[i + 8:i + 8 + n]
+    i += 12 + n
+print(len(set(zlib.decompress(idat))))' "$BATS_TEST_TMPDIR/shot.png"
+	[ "$output" -gt 32 ]
+}
