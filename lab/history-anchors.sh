@@ -14,6 +14,7 @@
 #              kind, here binary segmentation on the mean, |t| > 5)
 # and for each, its alerts, false ones and missed ones against the truth
 # planted. Needs jq. Takes N gates (minutes on a shared machine).
+# HISTORY_CREEP_DIV sets the creep step (default 12: about 3 %; 6: 6 %).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-30}
@@ -90,7 +91,7 @@ score() {
 	printf '  %-10s %-11s %2d alerts: %2d false, missed %s\n' "$1" "$2" $((t + f)) "$f" \
 	    "$([ "$miss" = 0 ] && echo no || echo yes)"
 }
-echo "history-anchors: $n commits (creeps of rmsnorm at 4 9 14 19 24, sum 2x at 27), half on machine a, half on b (a CPU neighbour)"
+echo "history-anchors: $n commits (creeps of rmsnorm, 1/${HISTORY_CREEP_DIV:-12} of its input each, at 4 9 14 19 24, sum 2x at 27), half on machine a, half on b (a CPU neighbour)"
 echo "  record: $rec_s s for $n gates; check: $check_s s, exit $check_st"
 score threshold rmsnorm_ns "$creeps" "$(threshold 2)"
 score threshold sum_ns "$sum" "$(threshold 3)"
