@@ -94,7 +94,8 @@ note() {
 	note HEAD~3 "$(fake HEAD~3 a 1.04 1.0)"
 	note HEAD~2 "$(fake HEAD~2 a 1.04 1.0)"
 	note HEAD~1 "$(fake HEAD~1 a 1.0 1.0)"
-	run -1 --separate-stderr perfgate history check HEAD~5..HEAD
+	# Room for the confirming gate on a busy machine: +46 %, judged at 10 %.
+	run -1 --separate-stderr perfgate history check HEAD~5..HEAD GATE_DEADLINE=60
 	echo "$stderr"
 	creep=$(jq -c 'select(.history == "creep")' <<< "$output")
 	[ "$(jq -r '[.metric, .status, .from == $f, .confirm.verdict] | @tsv' --arg f "$(git rev-parse HEAD~5)" <<< "$creep")" = \
@@ -265,4 +266,17 @@ while i < len(d):
     i += 12 + n
 print(len(set(zlib.decompress(idat))))' "$BATS_TEST_TMPDIR/shot.png"
 	[ "$output" -gt 32 ]
+}
+
+@test "history: record interrupted leaves no note, and no process" {
+	git notes --ref=perfgate remove HEAD~1 2>/dev/null || true
+	# A group of its own, as a terminal's ^C reaches the whole job.
+	setsid perfgate history record HEAD~1 > /dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	kill -TERM -- "-$pid"
+	wait "$pid" || true
+	run -1 git notes --ref=perfgate show HEAD~1
+	sleep 1
+	run -1 pgrep -g "$pid"
 }
