@@ -99,3 +99,56 @@ check_last() {
 	run -125 --separate-stderr perfgate -s -f no-such.mk
 	[ "${stderr_lines[-1]}" = 'perfgate: the gate stopped before it could decide (make exited with status 2)' ]
 }
+
+# left MARK: the pids of processes whose command line holds MARK (a number
+# no other process uses), killed after they are counted, so that a failing
+# test leaves none behind either.
+left() {
+	local p
+	p=$(pgrep -f -- "$1" || true)
+	[ -z "$p" ] || kill -9 $p 2>/dev/null || true
+	printf '%s' "$p"
+}
+
+# signalled SIGNAL STATUS: a gate whose benchmark sleeps for hours, sent
+# SIGNAL once its rounds run: perfgate exits STATUS within 2 s, and nothing
+# it started is left: no process of its session (setsid: the session is
+# perfgate's pid), no benchmark, no temporary file. (INT is ignored in a
+# command started with & unless env gives it back.)
+signalled() {
+	local mark pid t0 t1 s=0 i
+	mkrepo
+	mark=$((RANDOM + 40000))
+	printf 'sleep %s.5\nexec "$@"\n' "$mark" > "$BATS_TEST_TMPDIR/slow.sh"
+	export TMPDIR=$BATS_TEST_TMPDIR/tmp
+	mkdir "$TMPDIR"
+	setsid env --default-signal=INT perfgate GATE_MK="$MK" BASE=HEAD HEAD=. \
+	    GATE_BENCH="sh $BATS_TEST_TMPDIR/slow.sh \$(GATE_SIDE)/bench/bench" > "$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	for i in $(seq 300); do
+		pgrep -f "sleep $mark.5" > /dev/null && break
+		sleep 0.1
+	done
+	pgrep -f "sleep $mark.5" > /dev/null
+	t0=$(date +%s%N)
+	kill "-$1" "$pid"
+	wait "$pid" || s=$?
+	t1=$(date +%s%N)
+	echo "status $s after $(((t1 - t0) / 1000000)) ms"
+	[ "$s" = "$2" ]
+	[ $(((t1 - t0) / 1000000)) -lt 2000 ]
+	sleep 0.3
+	# A zombie has ended: only its parent's wait is missing, and an
+	# orphan's parent is init's, or the container's first process.
+	[ -z "$(ps -o stat=,pid=,args= -s "$pid" | grep -v '^Z' || true)" ]
+	[ -z "$(left "sleep $mark.5")" ]
+	[ -z "$(ls -A "$TMPDIR")" ]
+}
+
+@test "perfgate: TERM while the rounds run stops the gate and everything under it within 2 s, exit 143" {
+	signalled TERM 143
+}
+
+@test "perfgate: INT while the rounds run stops the gate and everything under it within 2 s, exit 130" {
+	signalled INT 130
+}
