@@ -100,23 +100,13 @@ check_last() {
 	[ "${stderr_lines[-1]}" = 'perfgate: the gate stopped before it could decide (make exited with status 2)' ]
 }
 
-# left MARK: the pids of processes whose command line holds MARK (a number
-# no other process uses), killed after they are counted, so that a failing
-# test leaves none behind either.
-left() {
-	local p
-	p=$(pgrep -f -- "$1" || true)
-	[ -z "$p" ] || kill -9 $p 2>/dev/null || true
-	printf '%s' "$p"
-}
-
 # signalled SIGNAL STATUS: a gate whose benchmark sleeps for hours, sent
 # SIGNAL once its rounds run: perfgate exits STATUS within 2 s, and nothing
 # it started is left: no process of its session (setsid: the session is
 # perfgate's pid), no benchmark, no temporary file. (INT is ignored in a
 # command started with & unless env gives it back.)
 signalled() {
-	local mark pid t0 t1 s=0 i
+	local mark pid i
 	mkrepo
 	mark=$((RANDOM + 40000))
 	printf 'sleep %s.5\nexec "$@"\n' "$mark" > "$BATS_TEST_TMPDIR/slow.sh"
@@ -130,18 +120,11 @@ signalled() {
 		sleep 0.1
 	done
 	pgrep -f "sleep $mark.5" > /dev/null
-	t0=$(date +%s%N)
-	kill "-$1" "$pid"
-	wait "$pid" || s=$?
-	t1=$(date +%s%N)
-	echo "status $s after $(((t1 - t0) / 1000000)) ms"
-	[ "$s" = "$2" ]
-	[ $(((t1 - t0) / 1000000)) -lt 2000 ]
+	signal_wait "$1" "$pid"
+	[ "$signal_status" = "$2" ]
+	[ "$signal_ms" -lt 2000 ]
 	sleep 0.3
-	# A zombie has ended: only its parent's wait is missing, and an
-	# orphan's parent is init's, or the container's first process.
-	[ -z "$(ps -o stat=,pid=,args= -s "$pid" | grep -v '^Z' || true)" ]
-	[ -z "$(left "sleep $mark.5")" ]
+	[ -z "$(in_session "$pid")" ]
 	[ -z "$(ls -A "$TMPDIR")" ]
 }
 
