@@ -135,3 +135,20 @@ signalled() {
 @test "perfgate: INT while the rounds run stops the gate and everything under it within 2 s, exit 130" {
 	signalled INT 130
 }
+
+@test "perfgate: run from a subdirectory of the project: one line saying to run it at the top or with -C" {
+	mkrepo
+	cd src
+	run -2 --separate-stderr perfgate GATE_MK="$MK"
+	[ "$stderr" = "perfgate: no makefile in $REPO/src: run perfgate at the project's top ($REPO), or with -C $REPO" ]
+	[ "$output" = "" ]
+	run -125 --separate-stderr perfgate -s GATE_MK="$MK"
+	[ "$stderr" = "perfgate: no makefile in $REPO/src: run perfgate at the project's top ($REPO), or with -C $REPO" ]
+	# Outside any repository: where the Makefile is, or -C, or -f.
+	mkdir "$BATS_TEST_TMPDIR/none" && cd "$BATS_TEST_TMPDIR/none"
+	run -2 --separate-stderr perfgate -C "$BATS_TEST_TMPDIR/none" GATE_MK="$MK"
+	[ "$stderr" = "perfgate: no makefile in $BATS_TEST_TMPDIR/none: run perfgate where the project's Makefile is, or with -C dir or -f makefile" ]
+	# -C to the top works from anywhere.
+	cd "$REPO/src"
+	run -0 --separate-stderr perfgate -C "$REPO" GATE_MK="$MK" BASE=HEAD HEAD=.
+}
