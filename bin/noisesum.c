@@ -6,7 +6,9 @@
  * furthest toward a regression) and proposes the smallest budget, in
  * whole percent, that would have held every gate with a margin over that
  * drift. Writes one record, and the same for a person on stderr.
- * Exit 0 no false alarm, 1 a false alarm, 2 cannot decide.
+ * Exit 0 no false alarm, 1 a false alarm, 2 cannot decide. With -i, the
+ * question of perfgate -i about one gate's records instead: whether a
+ * metric improved beyond its budget (exit 1) or none did (0).
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +21,7 @@
 #include "msg.h"
 #include "names.h"
 #include "perfjson.h"
+#include "stats.h"
 #include "tool.h"
 #include "util.h"
 #include "version.h"
@@ -57,7 +60,7 @@ static char *pending;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-qV] [-m margin] [file ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-iqV] [-m margin] [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -308,6 +311,71 @@ putline(void)
 	free(path);
 }
 
+/*
+ * -i: whether the records of a gate say that a metric improved beyond its
+ * budget: a metric record whose verdict is "improved", a summary that
+ * lists one in "improved", or a count's record (no "rounds": counts are
+ * exact, judged ok or regressed only) whose head is below its base by
+ * more than the budget, by the judge's own rule. 1 yes, 0 no; the first
+ * reason a file cannot be read otherwise.
+ */
+static char *
+improvedfile(const char *path, int *found)
+{
+	struct jreader r;
+	struct jrecord rec = { 0 };
+	const struct jfield *v, *b, *h, *u, *better;
+	const char *line, *err;
+	char *msg = NULL;
+	size_t len;
+	int got;
+
+	if (jreader_open(&r, path) != 0)
+		return msgf("%s: %s", path, strerror(errno));
+	while (msg == NULL && (got = jreader_next(&r, &line, &len)) == 1) {
+		if ((err = jparse(line, len, &rec)) != NULL) {
+			msg = msgf("%s:%lu: %s", r.name, r.lineno, err);
+			break;
+		}
+		v = jget(&rec, "verdict", 7);
+		if (jget(&rec, "metric", 6) == NULL) {
+			v = jget(&rec, "improved", 8);
+			if (v != NULL && v->type == J_ARRAY && memchr(v->raw, '"', v->rawlen) != NULL)
+				*found = 1;
+			continue;
+		}
+		if (v != NULL && israw(v, "improved")) {
+			*found = 1;
+			continue;
+		}
+		b = jget(&rec, "base", 4), h = jget(&rec, "head", 4), u = jget(&rec, "budget", 6);
+		better = jget(&rec, "better", 6);
+		if (jget(&rec, "rounds", 6) == NULL && (better == NULL || israw(better, "lower")) &&
+		    b != NULL && h != NULL && u != NULL && b->type == J_NUMBER && h->type == J_NUMBER &&
+		    u->type == J_NUMBER && improved(b->num, h->num, u->num))
+			*found = 1;
+	}
+	if (msg == NULL && got == -1)
+		msg = msgf("%s: %s", r.name, strerror(errno));
+	jrecord_free(&rec);
+	jreader_close(&r);
+	return msg;
+}
+
+static int
+improvedmain(int argc, char *argv[])
+{
+	char *msg;
+	int i, found = 0;
+
+	if (argc == 0 && (msg = improvedfile("-", &found)) != NULL)
+		die("%s", msg);
+	for (i = 0; i < argc; i++)
+		if ((msg = improvedfile(argv[i], &found)) != NULL)
+			die("%s", msg);
+	return found;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -315,14 +383,17 @@ main(int argc, char *argv[])
 	char *msg;
 	double margin = 1.5;
 	size_t i;
-	int c, checkonly = 0, status;
+	int c, checkonly = 0, improvedonly = 0, status;
 
 	setargv0(argv[0]);
 	if (asks_version(argc, argv))
 		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":m:nq")) != -1) {
+	while ((c = getopt(argc, argv, ":im:nq")) != -1) {
 		switch (c) {
+		case 'i':
+			improvedonly = 1;
+			break;
 		case 'm':
 			if ((why = parse_double(optarg, 1, 100, &margin)) != NULL) {
 				warnmsg("-m %s: %s", optarg, why);
@@ -341,6 +412,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (improvedonly)
+		return improvedmain(argc, argv);
 	/* -n: the options are good; make noise asks before its gates run. */
 	if (checkonly) {
 		if (argc > 0)

@@ -269,3 +269,29 @@ study() {
 	run -0 --separate-stderr bash -c 'noisesum build/gate/noise/*/verdict.jsonl | jq -c .smallest_budget'
 	[ "$output" = '{"sum_ns":0.32,"matmul_ns":0.09}' ]
 }
+
+@test "noisesum: -i, perfgate -i's question: a metric improved beyond its budget (1) or none did (0), nothing written" {
+	# A time metric's verdict, and a summary's list.
+	gate g.jsonl ok x_ns=-0.3
+	run -0 --separate-stderr noisesum -i g.jsonl
+	[ "$output" = "" ] && [ "$stderr" = "" ]
+	sed 's/"verdict":"ok","better"/"verdict":"improved","better"/' g.jsonl > v.jsonl
+	run -1 --separate-stderr noisesum -i v.jsonl
+	[ "$output" = "" ] && [ "$stderr" = "" ]
+	sed 's/"improved":\[\]/"improved":["x_ns"]/' g.jsonl > s.jsonl
+	run -1 --separate-stderr noisesum -i s.jsonl
+	# A count (no rounds) below its base by more than its budget, as counts
+	# mode writes it; at the budget's edge, or where higher is better, not.
+	printf '%s\n' '{"metric":"a_instr","base":100,"head":97,"delta":-0.03,"budget":0.02,"verdict":"ok"}' \
+	    '{"verdict":"ok","regressed":[],"metrics":1,"mode":"counts"}' > c.jsonl
+	run -1 --separate-stderr noisesum -i c.jsonl
+	printf '%s\n' '{"metric":"a_instr","base":100,"head":98,"delta":-0.02,"budget":0.02,"verdict":"ok"}' > c.jsonl
+	run -0 --separate-stderr noisesum -i c.jsonl
+	printf '%s\n' '{"metric":"a_ops","base":100,"head":50,"delta":-0.5,"budget":0.02,"verdict":"ok","better":"higher"}' > c.jsonl
+	run -0 --separate-stderr noisesum -i c.jsonl
+	# On standard input; a line that is not JSON names file and line.
+	run -1 --separate-stderr bash -c 'noisesum -i < v.jsonl'
+	printf '{"metric":\n' > bad.jsonl
+	run -2 --separate-stderr noisesum -i bad.jsonl
+	[[ "$stderr" == "noisesum: bad.jsonl:1: "* ]]
+}
