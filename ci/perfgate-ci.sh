@@ -133,6 +133,8 @@ cmd_gate() {
 	# Where the gate writes and which verdict it gives (time, counts or
 	# both), and the budget the head's Makefile names: make's answers, for
 	# the variables given here, in the environment or in the Makefile.
+	# The $(...) are make's, expanded by make.
+	# shellcheck disable=SC2016
 	asked=$(${MAKE:-make} -s --no-print-directory "$@" --eval='perfgate-ci-ask: ; @printf "%s\n" \
 	    $(call gate_q,$(GATEDIR)) $(call gate_q,$(GATE_MODE)) $(call gate_q,$(BUDGET))' perfgate-ci-ask 2>/dev/null) || asked=
 	gatedir=$(printf '%s\n' "$asked" | sed -n 1p)
