@@ -295,3 +295,23 @@ study() {
 	run -2 --separate-stderr noisesum -i bad.jsonl
 	[[ "$stderr" == "noisesum: bad.jsonl:1: "* ]]
 }
+
+@test "noisesum: -b, perfgate bisect's record: confirmed (0), not borne out (1), a gate that could not say (2)" {
+	run -0 --separate-stderr noisesum -b -- g0 b0 c0 'fx: a "sum"; $x' 6 1 1 0
+	[ "$output" = '{"bisect":"regressed","commit":"c0","subject":"fx: a \"sum\"; $x","confirmed":true,"culprit_vs_parent":"regressed","parent_vs_good":"ok","steps":6,"skipped":1,"good":"g0","bad":"b0"}' ]
+	[ "$stderr" = "against its parent: regressed; its parent against g0: ok (confirmed)" ]
+	run -1 --separate-stderr noisesum -b -i -- g0 b0 c0 s 6 0 1 1
+	[ "$(jq -c '[.bisect, .confirmed, .culprit_vs_parent, .parent_vs_good]' <<< "$output")" = '["improved",false,"improved","improved"]' ]
+	[ "$stderr" = "against its parent: improved; its parent against g0: improved (NOT confirmed)" ]
+	run -2 --separate-stderr noisesum -b -- g0 b0 c0 s 6 0 1 2
+	[ "$(jq -r .parent_vs_good <<< "$output")" = error ]
+	# A subject's control bytes are escaped, as every record's.
+	run -0 --separate-stderr noisesum -b -- g0 b0 c0 $'a\tb\001' 1 0 1 0
+	[ "$(jq -r .subject <<< "$output")" = $'a\tb\001' ]
+	# Eight operands, counts that are numbers.
+	run -2 --separate-stderr noisesum -b g0 b0 c0 s 6 0 1
+	[[ "${stderr_lines[-1]}" == "usage: noisesum "* ]]
+	run -2 --separate-stderr noisesum -b g0 b0 c0 s six 0 1 0
+	[[ "$stderr" == "noisesum: -b: six: "* ]]
+	[ "$output" = "" ]
+}
