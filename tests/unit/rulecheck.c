@@ -11,10 +11,10 @@
  * sides), onesided (heavy noise on every run of one side's slot), twospeed
  * (one run in twelve at half the time), spells (runs of 1 to 25 in a row
  * slowed 1.5x to 3x), hog (every run 0 to 60 % slower), firsthalf (head
- * slowed 1.5x to 3x in each gate's first rounds, a spell that ends: 4 to
- * 12 rounds). CHANGE is head's true factor (1 for unchanged code). Prints
- * one line: gates, regressed, improved, ok, undecided, the median and 95th
- * percentile of rounds. RULE_C sets the confidence (default 0.95).
+ * slowed 1.5x to 3x in each gate's first 3 to 6 rounds, fewer than a
+ * claim needs, a spell that ends). CHANGE is head's true factor (1 for
+ * unchanged code). Prints one line: gates, regressed, improved, ok,
+ * undecided, the median and 95th percentile of rounds. RULE_C sets the confidence (default 0.95).
  *
  * -l: the looks of rule_looks on the ratios given, one a line: the look,
  * the sequence's ends and the verdict; then "decided N".
@@ -172,7 +172,7 @@ main(int argc, char *argv[])
 	for (g = 0; g < gates; g++) {
 		n = 0;
 		spell = 0;
-		first_rounds = 4 + (size_t)(unif() * 9);
+		first_rounds = 3 + (size_t)(unif() * 4);
 		spellf = 1.5 + 1.5 * unif();
 		for (want = ru.first; ; ) {
 			for (; want > 0 && n < maxrounds; want--, n++) {
