@@ -97,7 +97,8 @@ int judge_settled(const struct result *res, size_t n, double noise);
  * majority of each half's ratios do too; improved the mirror, below
  * 1 / (1 + budget); ok when the sequence at the confidence shows the
  * change at most 1 + budget (the bound: hi - 1), decided once it lies
- * within [1 / (1 + budget), 1 + budget] as well; else undecided. A
+ * within [1 / (1 + budget), 1 + budget] as well or reaches 1 (no
+ * improvement in sight); else undecided. A
  * verdict once decided stays. Where higher is better, the directions
  * swap. Sets verdict, ratio (the median), lo and hi (the sequence),
  * rounds, bound, half (the halves guard's sides), want (1 or more while
