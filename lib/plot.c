@@ -20,7 +20,7 @@
  * text of 13 and titles of 16, so that a thumbnail 400 wide still reads.
  */
 enum {
-	WIDTH = 640, LEFT = 58, RIGHT = 58, TITLEH = 46, EVH = 150, RAWGAP = 8,
+	WIDTH = 640, LEFT = 58, RIGHT = 66, TITLEH = 46, EVH = 150, RAWGAP = 8,
 	RAWH = 62, AXISH = 30, GAP = 14, LEGENDH = 52, COUNTH = 90
 };
 #define PW ((double)(WIDTH - LEFT - RIGHT))
@@ -131,12 +131,16 @@ title(FILE *fp, const struct plot_metric *m, double top)
 		fprintf(fp, "<text x=\"%d\" y=\"%.1f\" fill=\"#333\">%s</text>\n", LEFT, top + 38, buf);
 }
 
-/* The band the budget allows, as judge_budget draws it: ratios in [1 - budget, 1 + budget] are within. */
+/*
+ * The band the budget allows, as the rule (rule.h) has it: a ratio above
+ * 1 + budget is beyond it one way, below 1 / (1 + budget) the other. A
+ * count (countof -j) only regresses: it has no lower edge (0).
+ */
 static void
 band(const struct plot_metric *m, double *lo, double *hi)
 {
 	*hi = 1 + m->budget;
-	*lo = 1 - m->budget;
+	*lo = P->counts ? 0 : 1 / (1 + m->budget);
 }
 
 /* A light line where each round begins, and the rounds' numbers under the panel when labels. */
@@ -164,7 +168,7 @@ evidence(FILE *fp, size_t mi, double y0, double h)
 	struct plot_axis a = { 0, 0, y0, h, 1 };
 	struct label lab[3];
 	double *w = xmalloc((m->npair + 1) * sizeof *w), *lr = xmalloc((m->npair + 1) * sizeof *lr);
-	double q1, q3, iqr, vlo = 1, vhi = 1, blo, bhi, x, y1, y2, bw = PW / (double)m->nslot;
+	double q1, q3, iqr, vlo = 1, vhi = 1, blo, bhi, x, y1, y2, ty, bw = PW / (double)m->nslot;
 	double conf = m->hasconf ? m->confidence : P->confidence;
 	size_t i, n = 0, nl = 0, k;
 	int hasband = m->hasbudget && m->verdict != NULL, way;
@@ -213,7 +217,7 @@ evidence(FILE *fp, size_t mi, double y0, double h)
 		if (blo > 0) {
 			lab[nl].y = plot_axis_y(&a, blo);
 			lab[nl].colour = m->higher ? OI_VERMILION : OI_GREEN;
-			snprintf(lab[nl++].s, sizeof lab[0].s, "\xe2\x88\x92%.4g %%", m->budget * 100);
+			snprintf(lab[nl++].s, sizeof lab[0].s, "\xe2\x88\x92%.3g %%", (1 - blo) * 100);
 		}
 	}
 	lab[nl].y = plot_axis_y(&a, 1);
@@ -231,15 +235,18 @@ evidence(FILE *fp, size_t mi, double y0, double h)
 	for (i = 0; m->look != NULL && i < m->npair; i++) {
 		const struct plot_look *l = &m->look[i];
 
-		if (isnan(l->lo) || isnan(l->hi))
+		int open = !(l->lo > 0) || !isfinite(l->hi);
+
+		/* Neither end yet: the rule knows nothing, and a bar from edge to edge would shout it. */
+		if (isnan(l->lo) || isnan(l->hi) || (!(l->lo > 0) && !isfinite(l->hi)) || l->lo > l->hi)
 			continue;
 		x = xof(m->pairslot[i], m->nslot);
 		y1 = plot_axis_y(&a, l->hi);
 		y2 = plot_axis_y(&a, l->lo);
 		fprintf(fp, "<rect class=\"look\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"" OI_SKY "\""
-		    " fill-opacity=\"0.55\" stroke=\"" OI_BLUE "\" stroke-width=\"0.8\"><title>after round %ld: [%.4g, %.4g] at %.4g %%, %s</title></rect>\n",
-		    x - bw * 0.3, y1, bw * 0.6, fmax(y2 - y1, 1), m->slotround[m->pairslot[i]], l->lo, l->hi, conf * 100,
-		    verdict_name[l->verdict]);
+		    " fill-opacity=\"%s\" stroke=\"" OI_BLUE "\" stroke-width=\"0.8\"%s><title>after round %ld: [%.4g, %.4g] at %.4g %%, %s</title></rect>\n",
+		    x - bw * 0.3, y1, bw * 0.6, fmax(y2 - y1, 1), open ? "0.25" : "0.55", open ? " stroke-dasharray=\"3 2\"" : "",
+		    m->slotround[m->pairslot[i]], l->lo, l->hi, conf * 100, verdict_name[l->verdict]);
 	}
 	/* Each round's ratio; one far out sits at the edge, pointing the way it lies. */
 	for (i = 0; i < m->npair; i++) {
@@ -256,6 +263,13 @@ evidence(FILE *fp, size_t mi, double y0, double h)
 		}
 		fprintf(fp, "><title>round %ld: head / base %.6g</title></%s>\n", m->slotround[m->pairslot[i]], m->ratio_k[i], c);
 	}
+	/* The decision's words go at the top of the panel, or at its foot where the ratios crowd the top. */
+	for (i = 0, k = 0, n = 0; i < m->npair; i++) {
+		y1 = plot_axis_y(&a, m->ratio_k[i]);
+		k += y1 < y0 + 26;
+		n += y1 > y0 + h - 26;
+	}
+	ty = k > n ? y0 + h - 8 : y0 + 17;
 	/* The round the metric was decided at, in the verdict's words. */
 	k = m->decided ? m->decided : P->counts && m->verdict && m->npair ? 1 : 0;
 	if (k > 0) {
@@ -270,12 +284,12 @@ evidence(FILE *fp, size_t mi, double y0, double h)
 		else
 			snprintf(buf, sizeof buf, "%s at round %ld", v, m->slotround[m->pairslot[k - 1]]);
 		fprintf(fp, "<g fill=\"%s\" font-weight=\"bold\" font-size=\"14\">\n", c);
-		text(fp, x > LEFT + PW * 0.6 ? x - 5 : x + 5, y0 + 17, x > LEFT + PW * 0.6 ? "end" : "start", "class=\"decision\"", buf);
+		text(fp, x > LEFT + PW * 0.6 ? x - 5 : x + 5, ty, x > LEFT + PW * 0.6 ? "end" : "start", "class=\"decision\"", buf);
 		fputs("</g>\n", fp);
 	} else if (m->look != NULL) {
 		snprintf(buf, sizeof buf, "undecided after %zu round%s", m->npair, m->npair == 1 ? "" : "s");
 		fputs("<g fill=\"" OI_PURPLE "\" font-weight=\"bold\" font-size=\"14\">\n", fp);
-		text(fp, WIDTH - RIGHT - 5, y0 + 17, "end", "class=\"undecided\"", buf);
+		text(fp, WIDTH - RIGHT - 5, ty, "end", "class=\"undecided\"", buf);
 		fputs("</g>\n", fp);
 	}
 	fputs("</g>\n", fp);

@@ -10,6 +10,7 @@
 #include "budget.h"
 #include "judge.h"
 #include "plot.h"
+#include "rule.h"
 #include "util.h"
 
 size_t
@@ -17,33 +18,21 @@ plot_looks(const char *name, double budget, int higher, const double *ratio, siz
     struct plot_look *out)
 {
 	struct budget_entry e;
-	struct rule ru;
-	struct result r;
-	double *work = xmalloc((n ? n : 1) * sizeof *work);
-	size_t k, decided = 0;
+	struct rule_look *l = xmalloc((n ? n : 1) * sizeof *l);
+	size_t k, decided;
 
 	memset(&e, 0, sizeof e);
 	e.name = (char *)name;
 	e.budget = budget;
 	e.better = higher ? BETTER_HIGHER : BETTER_LOWER;
-	ru.confidence = conf;
-	ru.first = 0;
-	/*
-	 * The rule on the first k ratios for each k: what the gate saw after
-	 * round k. A metric is decided when the rule gives a verdict and asks
-	 * for no more rounds.
-	 */
-	for (k = 1; k <= n; k++) {
-		memset(&r, 0, sizeof r);
-		r.e = &e;
-		judge_rule(&r, ratio, k, &ru, work);
-		out[k - 1].lo = r.hasinterval ? r.lo : NAN;
-		out[k - 1].hi = r.hasinterval ? r.hi : NAN;
-		out[k - 1].verdict = r.verdict;
-		if (decided == 0 && r.verdict != V_UNDECIDED && r.want == 0)
-			decided = k;
+	/* What the gate saw after each round: the running sequence, the verdict had it stopped there. */
+	decided = rule_looks(&e, ratio, n, conf, l);
+	for (k = 0; k < n; k++) {
+		out[k].lo = l[k].lo;
+		out[k].hi = l[k].hi;
+		out[k].verdict = l[k].verdict;
 	}
-	free(work);
+	free(l);
 	return decided;
 }
 

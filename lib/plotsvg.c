@@ -87,7 +87,7 @@ plot_axis_fit(struct plot_axis *a, double vmin, double vmax)
 	hi += t;
 	if (!a->log) {
 		/* Whole steps at both ends, so that the grid's first and last lines are the frame. */
-		step = nicestep(hi - lo, 4);
+		step = nicestep(hi - lo, fmax(2, fmin(6, a->h / 30)));
 		lo = floor(lo / step) * step;
 		hi = ceil(hi / step) * step;
 	}
@@ -146,7 +146,8 @@ ticks(const struct plot_axis *a, double *tick, size_t max)
 	}
 	if (n >= 4)
 		return n;
-	step = nicestep(hi - lo, a->log ? 5 : 4);
+	/* About a tick every 30 units of height, at least two. */
+	step = nicestep(hi - lo, fmax(2, fmin(6, a->h / 30)));
 	n = 0;
 	for (v = ceil(lo / step - 1e-9) * step; v <= hi * (1 + 1e-12) + step * 1e-9 && n < max; v += step)
 		tick[n++] = fabs(v) < step * 1e-9 ? 0 : v;
