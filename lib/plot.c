@@ -21,7 +21,7 @@
  */
 enum {
 	WIDTH = 640, LEFT = 58, RIGHT = 66, TITLEH = 46, EVH = 150, RAWGAP = 8,
-	RAWH = 62, AXISH = 30, GAP = 14, LEGENDH = 52, COUNTH = 90
+	RAWH = 62, AXISH = 30, GAP = 14, LEGENDH = 52, COUNTH = 76
 };
 #define PW ((double)(WIDTH - LEFT - RIGHT))
 
@@ -93,9 +93,31 @@ spread(struct label *a, size_t n)
 }
 
 /* The panel's title: the metric, its verdict with change and budget; below, what the rule saw. */
+/* A count's figures: each side's, counted once, and their ratio; the values panel would hold two points. */
 static void
-title(FILE *fp, const struct plot_metric *m, double top)
+counted(char *buf, size_t n, size_t mi)
 {
+	const struct plot_metric *m = &P->metric[mi];
+	char b[32] = "?", h[32] = "?";
+	size_t k, i;
+
+	for (k = P->first[mi]; k < P->first[mi + 1]; k++) {
+		i = P->ord[k];
+		if (P->run[P->point[i].run].side == P->base)
+			plot_human(b, sizeof b, P->point[i].v);
+		else if (P->run[P->point[i].run].side == P->head)
+			plot_human(h, sizeof h, P->point[i].v);
+	}
+	if (m->npair > 0 && isfinite(m->ratio_k[0]))
+		snprintf(buf, n, "base %s, head %s, counted once: head / base %.4f", b, h, m->ratio_k[0]);
+	else
+		snprintf(buf, n, "base %s, head %s, counted once", b, h);
+}
+
+static void
+title(FILE *fp, size_t mi, double top)
+{
+	const struct plot_metric *m = &P->metric[mi];
 	char buf[200];
 	double conf = m->hasconf ? m->confidence : P->confidence;
 
@@ -118,11 +140,9 @@ title(FILE *fp, const struct plot_metric *m, double top)
 	}
 	fputs("</text>\n", fp);
 	buf[0] = '\0';
-	if (P->counts && m->npair > 0 && isfinite(m->ratio_k[0]))
-		snprintf(buf, sizeof buf, "head / base %.4f, counted once on each side", m->ratio_k[0]);
-	else if (P->counts && m->npair > 0)
-		snprintf(buf, sizeof buf, "from 0 on base to more on head, counted once on each side");
-	else if (m->hasratio && m->hasinterval && conf > 0)
+	if (P->counts) {
+		counted(buf, sizeof buf, mi);
+	} else if (m->hasratio && m->hasinterval && conf > 0)
 		snprintf(buf, sizeof buf, "median ratio head / base %.4g, interval [%.4g, %.4g] at %.4g %%, %ld rounds",
 		    m->ratio, m->lo, m->hi, conf * 100, m->rounds);
 	else if (m->npair > 0)
@@ -196,6 +216,11 @@ evidence(FILE *fp, size_t mi, double y0, double h)
 	if (m->hasinterval && m->lo > 0 && isfinite(m->hi)) {
 		vlo = fmin(vlo, m->lo);
 		vhi = fmax(vhi, m->hi);
+	}
+	/* A count's one ratio sits amid its scale, 1 in the middle: no sequence to make room for. */
+	if (P->counts) {
+		vlo = fmin(vlo, 1 / vhi);
+		vhi = fmax(vhi, 1 / vlo);
 	}
 	plot_axis_fit(&a, vlo, vhi);
 	fprintf(fp, "<g class=\"evidence\">\n<rect x=\"%d\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
@@ -362,25 +387,30 @@ values(FILE *fp, size_t mi, double y0, double h)
 static double
 height(const struct plot_metric *m)
 {
-	if (m->npair == 0)
-		return TITLEH + EVH + RAWGAP + RAWH + AXISH + GAP;
-	return TITLEH + (P->counts ? COUNTH : EVH) + RAWGAP + RAWH + AXISH + GAP;
+	if (P->counts && m->npair > 0)
+		return TITLEH + COUNTH + GAP + 10;
+	return TITLEH + EVH + RAWGAP + RAWH + AXISH + GAP;
 }
 
 static void
 panels(FILE *fp, size_t mi, double top)
 {
 	const struct plot_metric *m = &P->metric[mi];
-	double y0 = top + TITLEH, eh = P->counts ? COUNTH : EVH;
+	double y0 = top + TITLEH;
 
-	title(fp, m, top);
+	title(fp, mi, top);
 	if (m->npair == 0) {
 		/* Nothing to pair (the sides of a comparison's row): the values alone, full size. */
 		values(fp, mi, y0, EVH + RAWGAP + RAWH);
 		return;
 	}
-	evidence(fp, mi, y0, eh);
-	values(fp, mi, y0 + eh + RAWGAP, RAWH);
+	if (P->counts) {
+		/* A count has one value a side, in the title: the ratio is the evidence. */
+		evidence(fp, mi, y0, COUNTH);
+		return;
+	}
+	evidence(fp, mi, y0, EVH);
+	values(fp, mi, y0 + EVH + RAWGAP, RAWH);
 }
 
 /* One legend item: a mark drawn by the caller at x, then its words; returns where the next begins. */
@@ -425,7 +455,7 @@ legend(FILE *fp)
 	}
 	x = LEFT;
 	y = 40;
-	for (s = 0; s < P->nside; s++) {
+	for (s = 0; s < P->nside && !P->counts; s++) {
 		c = plot_marker(fp, s, x + 5, y);
 		fprintf(fp, "></%s>\n", c);
 		x = item(fp, x, y, P->side[s]);

@@ -24,6 +24,13 @@ wcolour(const char *v)
 	return strcmp(v, "slower") == 0 ? OI_VERMILION : strcmp(v, "faster") == 0 ? OI_GREEN : OI_BLACK;
 }
 
+/* Three significant digits, never an exponent: 1.35, 21.9, 1347. */
+static int
+digits(double v)
+{
+	return v >= 100 ? 0 : v >= 10 ? 1 : 2;
+}
+
 static void
 row(FILE *fp, const struct plot_compare *c, const struct plot_row *r, double top)
 {
@@ -83,15 +90,17 @@ row(FILE *fp, const struct plot_compare *c, const struct plot_row *r, double top
 			fprintf(fp, "<circle class=\"ratio\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"" OI_BLACK "\">"
 			    "<title>median ratio %.6g</title></circle>\n", x, plot_axis_y(&a, f->ratio), col, f->ratio);
 		}
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"%s\">", x,
-		    a.top + ROWH + 16, col);
+		/* The name in black beside a swatch of its colour: sky blue text is faint on white. */
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"/>\n", x - 6.5 * (double)strlen(f->name) / 2 - 13,
+		    a.top + ROWH + 7, col);
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">", x, a.top + ROWH + 16);
 		plot_xml(fp, f->name);
 		fputs("</text>\n", fp);
 		/* The words of refjudge's verdict, with how many times. */
 		if (f->verdict && strcmp(f->verdict, "faster") == 0 && f->ratio > 0)
-			snprintf(buf, sizeof buf, "%.3g\xc3\x97 faster", 1 / f->ratio);
+			snprintf(buf, sizeof buf, "%.*f\xc3\x97 faster", digits(1 / f->ratio), 1 / f->ratio);
 		else if (f->verdict && strcmp(f->verdict, "slower") == 0)
-			snprintf(buf, sizeof buf, "%.3g\xc3\x97 slower", f->ratio);
+			snprintf(buf, sizeof buf, "%.*f\xc3\x97 slower", digits(f->ratio), f->ratio);
 		else
 			snprintf(buf, sizeof buf, "%s, %.3g", f->verdict ? f->verdict : "no verdict", f->ratio);
 		fprintf(fp, "<text class=\"verdict\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">", x,
