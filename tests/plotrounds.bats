@@ -146,6 +146,26 @@ panel() {
 	[[ "$stderr" == "plotrounds: $T/none.json: "* ]]
 }
 
+@test "plotrounds: make gate GATE_MODE=counts draws the counts' picture beside their verdict" {
+	command -v valgrind > /dev/null || skip "valgrind is not installed"
+	cd "$TOP"
+	run -0 --separate-stderr "$TOP/bin/perfgate" GATE_MODE=counts GATEDIR="$T/g"
+	xmllint --noout "$T/g/counts/rounds.svg"
+	[ "$(grep -c 'class="evidence"' "$T/g/counts/rounds.svg")" -eq 12 ]
+	[ "$(grep -c 'class="decision">ok, counted</text>' "$T/g/counts/rounds.svg")" -eq 12 ]
+}
+
+@test "plotrounds: make compare draws its document, build/compare/compare.svg" {
+	cd "$T"
+	export PERFGATE_PRESSURE=$T/pressure
+	setpressure 1.00
+	unset RESUME KATA CC CFLAGS
+	run -0 --separate-stderr make -s --no-print-directory -f "$DATA/compare/Makefile" compare
+	xmllint --noout build/compare/compare.svg
+	[ "$(grep -c 'class="row"' build/compare/compare.svg)" -eq 3 ]
+	[ "$(grep -c 'class="verdict"[^>]*>2.00× faster</text>' build/compare/compare.svg)" -eq 3 ]
+}
+
 @test "plotrounds: a verdict without a confidence: ratios and band, no sequence; the values' exact figures" {
 	run -0 --separate-stderr plotrounds -v "$D/verdict.jsonl" -o "$T/r.svg" "$D/runs.jsonl"
 	[ "$output" = "" ] && [ "$stderr" = "" ]
