@@ -121,7 +121,7 @@ title(FILE *fp, size_t mi, double top)
 	char buf[200];
 	double conf = m->hasconf ? m->confidence : P->confidence;
 
-	fprintf(fp, "<text x=\"%d\" y=\"%.1f\" font-size=\"16\" font-weight=\"bold\" fill=\"%s\">", LEFT, top + 20,
+	fprintf(fp, "<text x=\"%d\" y=\"%.1f\" font-size=\"16\" fill=\"%s\" font-weight=\"bold\">", LEFT, top + 20,
 	    vcolour(m->verdict));
 	plot_xml(fp, m->name);
 	if (m->higher)

@@ -171,7 +171,7 @@ panel() {
 	[ "$output" = "" ] && [ "$stderr" = "" ]
 	xmllint --noout "$T/r.svg"
 	thumbnail "$T/r.svg"
-	[ "$(grep -c 'font-weight="bold" fill=' "$T/r.svg")" -eq 4 ]
+	[ "$(grep -c 'font-size="16" fill="[^"]*" font-weight="bold"' "$T/r.svg")" -eq 4 ]
 	grep -q '>matmul_ns: regressed, +877.6 % (budget 30 %)</text>' "$T/r.svg"
 	[ "$(grep -c 'class="evidence"' "$T/r.svg")" -eq 4 ]
 	[ "$(grep -c '<title>base, round' "$T/r.svg")" -eq 24 ]
