@@ -295,7 +295,10 @@ evidence(FILE *fp, size_t mi, double y0, double h)
 		n += y1 > y0 + h - 26;
 	}
 	ty = k > n ? y0 + h - 8 : y0 + 17;
-	/* The round the metric was decided at, in the verdict's words. */
+	/*
+	 * The round the metric was decided at, in the verdict's words: weight
+	 * 700, since "bold" marks a panel's title alone, which readers count.
+	 */
 	k = m->decided ? m->decided : P->counts && m->verdict && m->npair ? 1 : 0;
 	if (k > 0) {
 		const char *v = m->look ? verdict_name[m->look[k - 1].verdict] : m->verdict;
@@ -308,12 +311,12 @@ evidence(FILE *fp, size_t mi, double y0, double h)
 			snprintf(buf, sizeof buf, "%s, counted", v);
 		else
 			snprintf(buf, sizeof buf, "%s at round %ld", v, m->slotround[m->pairslot[k - 1]]);
-		fprintf(fp, "<g fill=\"%s\" font-weight=\"bold\" font-size=\"14\">\n", c);
+		fprintf(fp, "<g fill=\"%s\" font-weight=\"700\" font-size=\"14\">\n", c);
 		text(fp, x > LEFT + PW * 0.6 ? x - 5 : x + 5, ty, x > LEFT + PW * 0.6 ? "end" : "start", "class=\"decision\"", buf);
 		fputs("</g>\n", fp);
 	} else if (m->look != NULL) {
 		snprintf(buf, sizeof buf, "undecided after %zu round%s", m->npair, m->npair == 1 ? "" : "s");
-		fputs("<g fill=\"" OI_PURPLE "\" font-weight=\"bold\" font-size=\"14\">\n", fp);
+		fputs("<g fill=\"" OI_PURPLE "\" font-weight=\"700\" font-size=\"14\">\n", fp);
 		text(fp, WIDTH - RIGHT - 5, ty, "end", "class=\"undecided\"", buf);
 		fputs("</g>\n", fp);
 	}
