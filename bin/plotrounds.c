@@ -169,6 +169,8 @@ verdict_record(const struct jrecord *rec, const char *file, unsigned long line)
 		if ((s = getstr(rec, "mode")) != NULL && strcmp(s, "counts") == 0)
 			pic.counts = 1;
 		free(s);
+		free(pic.verdict);
+		pic.verdict = getstr(rec, "verdict");
 		if (!getnum(rec, "confidence", &pic.confidence))
 			pic.confidence = 0;
 		return NULL;

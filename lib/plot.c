@@ -21,12 +21,13 @@
  */
 enum {
 	WIDTH = 640, LEFT = 58, RIGHT = 66, TITLEH = 46, EVH = 150, RAWGAP = 8,
-	RAWH = 62, AXISH = 30, GAP = 14, LEGENDH = 52, COUNTH = 76
+	RAWH = 62, AXISH = 30, GAP = 14, HEADH = 30, LEGENDH = 52, COUNTH = 76
 };
 #define PW ((double)(WIDTH - LEFT - RIGHT))
 
-/* The picture being drawn: set by plot_svg, read by its helpers. */
+/* The picture being drawn: set by plot_svg, read by its helpers; the headline's height, 0 without a verdict. */
 static const struct plot *P;
+static double HD;
 
 #define EACHPOINT(k, i, m) for ((k) = P->first[m]; (k) < P->first[(m) + 1] && ((i) = P->ord[k], 1); (k)++)
 
@@ -426,10 +427,48 @@ item(FILE *fp, double x, double y, const char *words)
 	return x + 14 + 6.8 * (double)strlen(words) + 16;
 }
 
+/*
+ * The gate's verdict first, large, for a thumbnail: "regressed:
+ * rmsnorm_ns; 3 ok", the metrics that are not ok named (the first three).
+ */
+static void
+headline(FILE *fp)
+{
+	size_t m, named = 0, ok = 0, other = 0;
+	const char *v = P->verdict;
+
+	fprintf(fp, "<text class=\"headline\" x=\"%d\" y=\"22\" font-size=\"18\" fill=\"%s\" font-weight=\"700\">", LEFT,
+	    vcolour(v));
+	plot_xml(fp, v ? v : "no verdict");
+	for (m = 0; m < P->nmetric; m++) {
+		const char *mv = P->metric[m].verdict;
+
+		if (mv == NULL)
+			continue;
+		if (strcmp(mv, "ok") == 0) {
+			ok++;
+			continue;
+		}
+		if (named == 3) {
+			other++;
+			continue;
+		}
+		fputs(named++ ? ", " : ": ", fp);
+		plot_xml(fp, P->metric[m].name);
+		fputs(" ", fp);
+		plot_xml(fp, mv);
+	}
+	if (other)
+		fprintf(fp, ", %zu more", other);
+	if (ok)
+		fprintf(fp, "%s%zu ok", named ? "; " : ": ", ok);
+	fputs("</text>\n", fp);
+}
+
 static void
 legend(FILE *fp)
 {
-	double x = LEFT, y = 18, conf = P->confidence;
+	double x = LEFT, y = 18 + HD, conf = P->confidence;
 	size_t s, m;
 	char buf[80];
 	const char *c;
@@ -457,7 +496,7 @@ legend(FILE *fp)
 		item(fp, x, y, "within the budget");
 	}
 	x = LEFT;
-	y = 40;
+	y = 40 + HD;
 	for (s = 0; s < P->nside && !P->counts; s++) {
 		c = plot_marker(fp, s, x + 5, y);
 		fprintf(fp, "></%s>\n", c);
@@ -469,9 +508,11 @@ void
 plot_svg(FILE *fp, const struct plot *p)
 {
 	size_t m;
-	double h = LEGENDH + 10, top;
+	double h, top;
 
 	P = p;
+	HD = P->verdict != NULL ? HEADH : 0;
+	h = LEGENDH + HD + 10;
 	for (m = 0; m < P->nmetric; m++)
 		h += height(&P->metric[m]);
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -480,8 +521,10 @@ plot_svg(FILE *fp, const struct plot *p)
 	    "<title>perfgate: the evidence of every metric, round by round</title>\n"
 	    "<desc>drawn by plotrounds %s</desc>\n"
 	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", WIDTH, h, WIDTH, h, perfgate_version());
+	if (P->verdict != NULL)
+		headline(fp);
 	legend(fp);
-	for (m = 0, top = LEGENDH; m < P->nmetric; m++) {
+	for (m = 0, top = LEGENDH + HD; m < P->nmetric; m++) {
 		panels(fp, m, top);
 		top += height(&P->metric[m]);
 	}

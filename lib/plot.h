@@ -64,6 +64,7 @@ struct plot {
 	int logscale;		/* -l: the raw values' axis is logarithmic, every value above 0 */
 	int counts;		/* a counts gate: one run a side, no interval */
 	double confidence;	/* the summary's, for metrics whose record has none; 0: none */
+	char *verdict;		/* the summary's, the gate's verdict; NULL without */
 	/* Filled by plot_prepare: */
 	size_t base, head;	/* the paired sides; (size_t)-1 when there are none */
 	size_t *ord, *first;	/* the points of metric m: ord[first[m]] .. ord[first[m + 1] - 1] */

@@ -50,6 +50,8 @@ panel() {
 	[ "$(grep -c 'class="values"' "$T/r.svg")" -eq 4 ]
 	[ "$(grep -c 'class="decided"' "$T/r.svg")" -eq 4 ]
 	grep -q '>rmsnorm_ns: regressed, +114.8 % (budget 30 %)</text>' "$T/r.svg"
+	# The gate's verdict first, large enough for the thumbnail.
+	grep -q 'class="headline"[^>]*>regressed: rmsnorm_ns regressed; 3 ok</text>' "$T/r.svg"
 	[ "$(grep -c 'class="decision">ok at round 6</text>' "$T/r.svg")" -eq 3 ]
 	grep -q 'class="decision">regressed at round 8</text>' "$T/r.svg"
 	# No minimum, no bound drawn above one side's figure: the gate judges the ratios.
