@@ -55,28 +55,58 @@ logmix(size_t k, size_t s)
 	return most + log(sum) - log((double)GRID);
 }
 
-/* Whether s signs of k reach 1/a (level is log(1/a)). */
+/*
+ * The fewest signs of k that reach 1/a (level is log(1/a)), k + 1 when
+ * none do: s*(k). Whatever the ratios, so kept, per level, for every k
+ * asked so far: one more round adds a factor 2 p > 1 or 2 (1 - p) < 1 to
+ * each term, so s*(k + 1) is s*(k) or s*(k) + 1, one mixture a round.
+ */
+#define LEVELS 4
+
+static struct fewest {
+	double level;
+	size_t n, *s;		/* s[k] for k < n */
+} fewest[LEVELS];
+static unsigned evict;
+
+static size_t
+signs_needed(size_t k, double level)
+{
+	struct fewest *f = NULL;
+	unsigned i;
+
+	for (i = 0; i < LEVELS && f == NULL; i++)
+		if (fewest[i].n > 0 && fewest[i].level == level)
+			f = &fewest[i];
+	if (f == NULL) {
+		f = &fewest[evict++ % LEVELS];
+		free(f->s);
+		f->level = level;
+		f->s = xmalloc(64 * sizeof *f->s);
+		f->s[0] = 1;	/* no signs reach a level above 0 */
+		f->n = 1;
+	}
+	if (k >= f->n) {
+		size_t want = f->n, j;
+
+		while (want <= k)
+			want *= 2;
+		f->s = xrealloc(f->s, want * sizeof *f->s);
+		for (j = f->n; j < want; j++) {
+			size_t t = f->s[j - 1];
+
+			f->s[j] = t <= j && logmix(j, t) >= level ? t : t + 1;
+		}
+		f->n = want;
+	}
+	return f->s[k];
+}
+
+/* Whether s signs of k reach the level. */
 static int
 reaches(size_t k, size_t s, double level)
 {
-	return s > 0 && logmix(k, s) >= level;
-}
-
-/* The fewest signs of k that reach level, or k + 1 when none do. */
-static size_t
-fewest_signs(size_t k, double level)
-{
-	size_t lo = 1, hi = k + 1;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (reaches(k, mid, level))
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return s >= signs_needed(k, level);
 }
 
 double
@@ -220,7 +250,7 @@ rule_run(struct rule_state *st, const struct budget_entry *e, const double *rati
 			ru.over[c.k] = c.over;
 			ru.under[c.k] = c.under;
 			pass(&t, &c, &ru);
-			if ((s = fewest_signs(c.k, ru.oklevel)) <= c.k) {
+			if ((s = signs_needed(c.k, ru.oklevel)) <= c.k) {
 				if (sorted[c.k - s] > lo)
 					lo = sorted[c.k - s];
 				if (sorted[s - 1] < hi)
