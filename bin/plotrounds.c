@@ -171,6 +171,12 @@ verdict_record(const struct jrecord *rec, const char *file, unsigned long line)
 		free(s);
 		free(pic.verdict);
 		pic.verdict = getstr(rec, "verdict");
+		free(pic.why);
+		if ((pic.why = getstr(rec, "reason")) == NULL)
+			pic.why = getstr(rec, "error");
+		free(pic.machine);
+		pic.machine = getstr(rec, "machine");
+		pic.rounds = getnum(rec, "rounds", &rounds) ? (long)rounds : -1;
 		if (!getnum(rec, "confidence", &pic.confidence))
 			pic.confidence = 0;
 		return NULL;

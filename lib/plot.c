@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "plot.h"
 #include "plotsvg.h"
 #include "util.h"
@@ -21,7 +22,7 @@
  */
 enum {
 	WIDTH = 640, LEFT = 58, RIGHT = 66, TITLEH = 46, EVH = 150, RAWGAP = 8,
-	RAWH = 62, AXISH = 30, GAP = 14, HEADH = 30, LEGENDH = 52, COUNTH = 76
+	RAWH = 62, AXISH = 30, GAP = 14, HEADH = 46, LEGENDH = 52, COUNTH = 76
 };
 #define PW ((double)(WIDTH - LEFT - RIGHT))
 
@@ -434,8 +435,9 @@ item(FILE *fp, double x, double y, const char *words)
 static void
 headline(FILE *fp)
 {
-	size_t m, named = 0, ok = 0, other = 0;
+	size_t m, named = 0, ok = 0, other = 0, cut;
 	const char *v = P->verdict;
+	struct buf b = { 0 };
 
 	fprintf(fp, "<text class=\"headline\" x=\"%d\" y=\"22\" font-size=\"18\" fill=\"%s\" font-weight=\"700\">", LEFT,
 	    vcolour(v));
@@ -463,6 +465,27 @@ headline(FILE *fp)
 	if (ok)
 		fprintf(fp, "%s%zu ok", named ? "; " : ": ", ok);
 	fputs("</text>\n", fp);
+	/* Why it stopped there: the rounds and the machine, or why it could not decide. */
+	b.n = 0;
+	if (P->rounds >= 0)
+		buf_printf(&b, "%ld round%s", P->rounds, P->rounds == 1 ? "" : "s");
+	if (P->why != NULL)
+		buf_printf(&b, "%s%s", b.n ? ": " : "", P->why);
+	else if (P->machine != NULL)
+		buf_printf(&b, "%smachine %s", b.n ? ", " : "", P->machine);
+	if (b.n == 0)
+		return;
+	buf_add(&b, "", 1);
+	/* One line of a thumbnail's width: the rest is in verdict.jsonl. */
+	if (strlen(b.p) > 80) {
+		for (cut = 77; cut > 0 && ((unsigned char)b.p[cut] & 0xC0) == 0x80; cut--)
+			;	/* never half a UTF-8 character */
+		strcpy(b.p + cut, "\xe2\x80\xa6");
+	}
+	fprintf(fp, "<text class=\"why\" x=\"%d\" y=\"40\" fill=\"#333\">", LEFT);
+	plot_xml(fp, b.p);
+	fputs("</text>\n", fp);
+	free(b.p);
 }
 
 static void

@@ -65,6 +65,9 @@ struct plot {
 	int counts;		/* a counts gate: one run a side, no interval */
 	double confidence;	/* the summary's, for metrics whose record has none; 0: none */
 	char *verdict;		/* the summary's, the gate's verdict; NULL without */
+	char *why;		/* the summary's "reason" (undecided) or "error", else NULL */
+	char *machine;		/* the summary's account of the machine, or NULL */
+	long rounds;		/* the summary's rounds, -1 without */
 	/* Filled by plot_prepare: */
 	size_t base, head;	/* the paired sides; (size_t)-1 when there are none */
 	size_t *ord, *first;	/* the points of metric m: ord[first[m]] .. ord[first[m + 1] - 1] */

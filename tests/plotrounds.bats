@@ -78,11 +78,15 @@ panel() {
 	for r in 1 2 3 4 5 6 7 8; do
 		printf '{"side":"base","round":%d,"x_ns":100}\n{"side":"head","round":%d,"x_ns":%d}\n' $r $r $((r % 2 ? 125 : 135))
 	done > "$T/runs"
-	printf '%s\n' '{"metric":"x_ns","budget":0.3,"verdict":"undecided","rounds":8,"confidence":0.95}' '{"verdict":"undecided"}' > "$T/v"
+	printf '%s\n' '{"metric":"x_ns","budget":0.3,"verdict":"undecided","rounds":8,"confidence":0.95}' \
+	    '{"verdict":"undecided","rounds":8,"reason":"x_ns: ratio 1.3 [1.25,1.35] at 95 %, budget 30 %, 8 rounds"}' > "$T/v"
 	run -0 plotrounds -v "$T/v" -o "$T/u.svg" "$T/runs"
 	xmllint --noout "$T/u.svg"
 	thumbnail "$T/u.svg"
 	grep -q 'class="undecided">undecided after 8 rounds</text>' "$T/u.svg"
+	# Why the gate stopped where it did, under its verdict.
+	grep -q 'class="headline"[^>]*>undecided: x_ns undecided</text>' "$T/u.svg"
+	grep -q 'class="why"[^>]*>8 rounds: x_ns: ratio 1.3 \[1.25,1.35\] at 95 %, budget 30 %, 8 rounds</text>' "$T/u.svg"
 	run -1 grep -q 'class="decided"' "$T/u.svg"
 	# The summary's confidence serves a record without one.
 	printf '%s\n' '{"metric":"x_ns","budget":0.3,"verdict":"undecided","rounds":8}' '{"verdict":"undecided","confidence":0.95}' > "$T/v"
