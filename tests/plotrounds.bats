@@ -6,7 +6,8 @@
 # no minimum line. Fixtures: tests/data/plotrounds/rule (a real gate,
 # rmsnorm computed twice), counts (its counts gate), shards (two shards
 # and their merge), perf.json (make compare), and the old runs.jsonl and
-# verdict.jsonl (tcc against cc, a verdict without a confidence).
+# verdict.jsonl (tcc against cc, a verdict without a confidence). The PNG
+# is read back by pngcolumn.py (zlib alone) to see the decision drawn.
 
 load common
 
@@ -68,6 +69,12 @@ panel() {
 	# The decision's line stands on round 8's ratio.
 	x=$(grep -o 'class="decided" x1="[0-9.]*"' "$T/rms" | grep -o '[0-9.]*"$')
 	grep -q "cx=\"${x%\"}\"[^>]*><title>round 8: head / base" "$T/rms"
+	# Rendered, the decision is there: the column of rmsnorm's line is
+	# vermilion over most of its panel, round 1's column is not.
+	rsvg-convert -o "$T/r.png" "$T/r.svg"
+	[ "$(python3 "$D/pngcolumn.py" "$T/r.png" "${x%%.*}" D55E00)" -ge 60 ]
+	x1=$(grep -o 'cx="[0-9.]*"[^>]*><title>round 1: head / base' "$T/rms" | grep -o '^cx="[0-9]*' | grep -o '[0-9]*$')
+	[ "$(python3 "$D/pngcolumn.py" "$T/r.png" "$x1" D55E00)" -lt 20 ]
 	# The sequence narrows round by round: each closed bar no taller than the last.
 	grep 'class="look"' "$T/rms" | grep 'fill-opacity="0.55"' | grep -o 'height="[0-9.]*"' | grep -o '[0-9.]*' > "$T/h"
 	[ "$(wc -l < "$T/h")" -ge 2 ]
