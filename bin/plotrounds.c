@@ -151,6 +151,15 @@ getnum(const struct jrecord *rec, const char *key, double *v)
 	return 1;
 }
 
+/* A string member of r, unescaped, or NULL. */
+static char *
+optstr(const struct jrecord *r, const char *key)
+{
+	const struct jfield *f = jget(r, key, strlen(key));
+
+	return f != NULL && f->type == J_STRING ? json_unescape(f->raw, f->rawlen) : NULL;
+}
+
 /*
  * One verdict record: a metric's panel, its budget and what the rule
  * concluded. The summary has no "metric": it says the confidence, and
@@ -171,11 +180,12 @@ verdict_record(const struct jrecord *rec, const char *file, unsigned long line)
 		free(s);
 		free(pic.verdict);
 		pic.verdict = getstr(rec, "verdict");
+		/* Sentences for a person, unescaped: plot_xml makes them XML. */
 		free(pic.why);
-		if ((pic.why = getstr(rec, "reason")) == NULL)
-			pic.why = getstr(rec, "error");
+		if ((pic.why = optstr(rec, "reason")) == NULL)
+			pic.why = optstr(rec, "error");
 		free(pic.machine);
-		pic.machine = getstr(rec, "machine");
+		pic.machine = optstr(rec, "machine");
 		pic.rounds = getnum(rec, "rounds", &rounds) ? (long)rounds : -1;
 		if (!getnum(rec, "confidence", &pic.confidence))
 			pic.confidence = 0;
@@ -314,15 +324,6 @@ static void
 drawcompare(FILE *fp)
 {
 	plot_compare_svg(fp, &cmp);
-}
-
-/* A string member of r, unescaped, or NULL. */
-static char *
-optstr(const struct jrecord *r, const char *key)
-{
-	const struct jfield *f = jget(r, key, strlen(key));
-
-	return f != NULL && f->type == J_STRING ? json_unescape(f->raw, f->rawlen) : NULL;
 }
 
 /*

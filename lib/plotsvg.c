@@ -30,7 +30,8 @@ plot_xml(FILE *fp, const char *s)
 		case '<': fputs("&lt;", fp); break;
 		case '>': fputs("&gt;", fp); break;
 		case '"': fputs("&quot;", fp); break;
-		default: fputc(*s, fp);
+		/* XML 1.0 has no place for a control character, even escaped: a JSON string may hold one. */
+		default: fputc((unsigned char)*s < 0x20 ? '?' : *s, fp);
 		}
 	}
 }

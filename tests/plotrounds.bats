@@ -225,6 +225,11 @@ panel() {
 	xmllint --noout "$T/e.svg"
 	grep -q 'a&lt;b' "$T/e.svg" && grep -q '>x&amp;y_ns</text>' "$T/e.svg"
 	grep -q '<title>round 1: head / base 2</title>' "$T/e.svg"
+	# The summary's reason is a sentence: unescaped from JSON, escaped for XML, no control character.
+	printf '%s\n' '{"metric":"x_ns","budget":0.3,"verdict":"undecided"}' '{"verdict":"undecided","reason":"side \"head\" <b>\u0001;$x"}' > "$T/v"
+	printf '%s\n' '{"side":"base","round":1,"x_ns":1}' | plotrounds -v "$T/v" > "$T/e.svg"
+	xmllint --noout "$T/e.svg"
+	grep -q 'class="why"[^>]*>side &quot;head&quot; &lt;b&gt;?;\$x</text>' "$T/e.svg"
 }
 
 @test "plotrounds: a far outlier sits at the edge, and does not set the scale" {
