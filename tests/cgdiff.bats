@@ -110,6 +110,7 @@ setup() {
 }
 
 @test "cgdiff (cgdiff(1) EXAMPLES): the kata against one accumulator names kata_sum, kernels.c and the line" {
+	need_pkg valgrind valgrind
 	cd "$F"
 	rm -rf base.dumps head.dumps
 	countof -d base.dumps ./base/bench > base.jsonl
@@ -130,6 +131,7 @@ setup() {
 }
 
 @test "cgdiff: the kata with its functions reordered did not move, every function the same, no lines without -g" {
+	need_pkg valgrind valgrind
 	countof -c -d "$T/a" "$F/kata" > /dev/null
 	countof -c -d "$T/b" "$F/reorder/bench" > /dev/null
 	for k in matmul sum rmsnorm count_below; do
