@@ -246,8 +246,7 @@ compare-check: $(COMPARE_BIN)/perfdoc
 	$(call compare_q,$(COMPARE_BIN)/perfdoc) -c $(call compare_q,$(COMPARE_TABLE)) $(call compare_q,$(COMPARE_DOC))
 
 compare-table: $(COMPARE_BIN)/perfdoc
-	$(call compare_q,$(COMPARE_BIN)/perfdoc) -t $(call compare_q,$(COMPARE_DOC)) > $(call compare_q,$(COMPARE_TABLE).tmp)
-	mv -f $(call compare_q,$(COMPARE_TABLE).tmp) $(call compare_q,$(COMPARE_TABLE))
+	$(call compare_q,$(COMPARE_BIN)/perfdoc) -t -o $(call compare_q,$(COMPARE_TABLE)) $(call compare_q,$(COMPARE_DOC))
 
 compare-drafts: $(COMPARE_BIN)/perfdoc
 	@rm -rf $(call compare_q,$(COMPARE_DIR)/drafts)

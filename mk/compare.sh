@@ -91,7 +91,7 @@ if [ "$mode" = allocs ]; then
 	if [ -f "$doc" ] && "$bin/perfdoc" -q "$doc" > /dev/null 2>&1; then
 		list=$(echo $COMPARE_SIDES | tr ' ' ',')
 		"$bin/perfdoc" -o "$doc" -K -r "$doc" -a "$dir/counts.out" -s "$list" -C "$cases" || exit 2
-		"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+		"$bin/perfdoc" -t -o "$COMPARE_TABLE" "$doc" || exit 2
 		say "wrote the allocations of $cases into $doc, and $COMPARE_TABLE"
 		exit 0
 	fi
@@ -283,7 +283,7 @@ done
 # make compare-allocs with no document yet: every row deferred, described.
 if [ "$mode" = allocs ]; then
 	"$bin/perfdoc" -o "$doc" -K -a "$dir/counts.out" -s "$list" -C "$cases" "$@" || exit 2
-	"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+	"$bin/perfdoc" -t -o "$COMPARE_TABLE" "$doc" || exit 2
 	say "wrote the allocations of $cases into $doc, every row deferred, and $COMPARE_TABLE"
 	exit 0
 fi
@@ -409,13 +409,11 @@ for c in $cases; do
 	fi
 	"$bin/refjudge" -c "$c" -s "$list" "$runs" ${stats:+"$stats"} > "$dir/rows/$c.row"
 	case $? in
-	0) ;;
-	1)	# Deferred: by "wait", the gate did not open, and the rows after
-		# it need not try. refjudge writes the member in this form.
-		if grep -q '"deferred":"wait"' "$dir/rows/$c.row"; then
-			stopped=1
-			say "the load gate stayed closed: the rows after $c are deferred"
-		fi ;;
+	0 | 1) ;;
+	3)	# Deferred by "wait" (refjudge(1)): the gate did not open, and
+		# the rows after it need not try.
+		stopped=1
+		say "the load gate stayed closed: the rows after $c are deferred" ;;
 	*) exit 2 ;;
 	esac
 	if [ -f "$dir/rows/$c.acc" ]; then
@@ -432,7 +430,7 @@ done
 [ -n "$counts" ] && set -- -a "$dir/counts.out" "$@"
 # shellcheck disable=SC2086
 "$bin/perfdoc" -o "$doc" -s "$list" -C "$cases" "$@" || exit 2
-"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+"$bin/perfdoc" -t -o "$COMPARE_TABLE" "$doc" || exit 2
 deferred=$("$bin/perfdoc" -q "$doc") || exit 2
 if [ -n "$deferred" ]; then
 	say "wrote $doc and $COMPARE_TABLE, partial"
