@@ -9,10 +9,13 @@ load common
 load benchrec
 
 # A machine shared with other work stretches every run: the default
-# deadline (GATE_DEADLINE, 20 s) then ends an A/A gate undecided, seen
-# here at a CPU pressure of 99 %. The gates below may take 120 s; on a
-# quiet machine they decide in a few.
-DEADLINE=GATE_DEADLINE=120
+# deadline (GATE_DEADLINE, 20 s) then ends a gate undecided before the
+# 16 rounds a claim takes (perfgate(7), The rule): seen here at a CPU
+# pressure of 99 %, an A/A gbench gate at 9 rounds, and hyperfine's 2x
+# slower sum, its whole interval past the budget, at 13 rounds of 120 s.
+# The deadline is pytest's below; on a quiet machine they decide in
+# seconds.
+DEADLINE=GATE_DEADLINE=400
 
 @test "benchrec: gate: Google Benchmark, the same benchmark against itself passes" {
 	need_gbench
