@@ -51,7 +51,7 @@ static const char *const ownkeys[] = {
 	"side", "round", "slot", "load", "pressure", "threads",
 	"error", "status", "signal", "timed_out", "stderr", "deferred", "gate",
 	"maxload", "waited_s", "retries", "discarded", "load_before", "pressure_before",
-	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s", "running", "reruns"
+	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s", "running", "reruns", "pinned", "shared"
 };
 
 static struct side *sides;
@@ -76,6 +76,10 @@ static long reruns;		/* how often the running round was run again for a disturba
 static int disturbed;		/* a run of the running round had less than RUN_DISTURBED of a CPU */
 
 static const char *failpath;	/* -F: a failure's side and message, as plain lines */
+
+/* -c: the CPU every run is on, held against other gates; records say how many shared it. */
+static int pinned;
+static struct pin pin;
 
 /*
  * -F: what failed, for a script, in two plain lines: the side (empty when
@@ -222,6 +226,7 @@ runside(const struct side *s, long round, size_t slot)
 	char why[512], num[32];
 	const char *msg;
 	double load, gauge;
+	long shared, n;
 	struct runwatch rw;
 	size_t i;
 
@@ -231,10 +236,14 @@ runside(const struct side *s, long round, size_t slot)
 	opts.stderr_tail = TAILSIZE;
 	if (maxthreads > 0)
 		opts.threads_s = THREADS_S;
+	/* Another gate on this CPU, at the start or the end of the run, shared it. */
+	shared = pinned ? pin_sharers(&pin) : 0;
 	if (watch)
 		runwatch_start(&rw);
 	if ((msg = proc_run(&opts, &res)) != NULL)
 		sidefail(s, round, msg, NULL);
+	if (pinned && (n = pin_sharers(&pin)) > shared)
+		shared = n;
 	if (watch) {
 		runwatch_end(&rw);
 		if (runwatch_share(&res) < RUN_DISTURBED)
@@ -257,6 +266,7 @@ runside(const struct side *s, long round, size_t slot)
 		    (watch && (jfield_is(f, "wall_s") || jfield_is(f, "cpu") || jfield_is(f, "ivcsw") ||
 		    jfield_is(f, "stall_s") || jfield_is(f, "steal_s") || jfield_is(f, "running"))) ||
 		    (maxreruns > 0 && jfield_is(f, "reruns")) ||
+		    (pinned && (jfield_is(f, "pinned") || jfield_is(f, "shared"))) ||
 		    (maxthreads > 0 && jfield_is(f, "threads")) ||
 		    (notediscards && maxload > 0 && (jfield_is(f, "discarded") ||
 		    jfield_is(f, "load_before") || jfield_is(f, "pressure_before")))) {
@@ -284,6 +294,8 @@ runside(const struct side *s, long round, size_t slot)
 		runwatch_members(&held, &rw, &res, gauges.pressurepath == NULL);
 	if (maxreruns > 0)
 		buf_printf(&held, ",\"reruns\":%ld", reruns);
+	if (pinned)
+		buf_printf(&held, ",\"pinned\":%ld,\"shared\":%ld", pin.cpu, shared);
 	if (maxthreads > 0)
 		buf_printf(&held, ",\"threads\":%d", res.threads);
 	if (notediscards && maxload > 0) {
@@ -392,8 +404,9 @@ main(int argc, char *argv[])
 	char **members;
 	double load = 0;
 	size_t *order, i, slot, nmembers = 0;
-	int c, pressure = 0, numbered = 0, pinned = 0;
+	int c, pressure = 0, numbered = 0;
 	const char *pinarg = NULL;
+	char *perr;
 
 	setargv0(argv[0]);
 	if (asks_version(argc, argv))
@@ -504,8 +517,8 @@ main(int argc, char *argv[])
 		if (setenv(threadvars[i], "1", 1) != 0)
 			die("setenv %s:", threadvars[i]);
 	/* Children inherit the mask, so every side lands on this CPU. */
-	if (pinned && (err = pin_to(cpu, &cpu)) != NULL)
-		die("-c %s: %s:", pinarg, err);
+	if (pinned && (perr = pin_take(cpu, &pin)) != NULL)
+		die("-c %s: %s", pinarg, perr);
 	if (outpath != NULL) {
 		if ((out = fopen(outpath, "a")) == NULL)
 			die("%s:", outpath);
@@ -562,6 +575,8 @@ main(int argc, char *argv[])
 	}
 	progress_erase(&prog);
 	side_free(sides, nsides);
+	if (pinned)
+		pin_release(&pin);
 	free(order);
 	free(held.p);
 	return fshut(out, outname);

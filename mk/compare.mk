@@ -66,8 +66,10 @@ COMPARE_ROUNDS ?= 6
 COMPARE_RETRIES ?= 10
 COMPARE_WAIT ?= 60
 COMPARE_TIMEOUT ?= 120
-# The CPU every side is pinned to: the last one.
-COMPARE_CPU ?= $(shell echo $$(( $$(nproc) - 1 )))
+# The CPU every side of a row is pinned to: auto, one no gate or compare
+# on the machine holds (alternate -c auto, the highest-numbered of those),
+# or a CPU number.
+COMPARE_CPU ?= auto
 # The gate: CPU pressure (percent of 10 s stalled) where the kernel has it,
 # else the 1-minute load average.
 COMPARE_MAXPRESSURE ?= 30

@@ -142,6 +142,14 @@ else
 	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
 fi
 
+# The CPU of a row's runs: auto (each row's alternate takes one no other
+# gate holds: the records say which, "pinned"), or a number.
+case $COMPARE_CPU in
+auto) cpuopt=-m ;;
+[0-9]|[0-9][0-9]|[0-9][0-9][0-9]|[0-9][0-9][0-9][0-9]) cpuopt=-n ;;
+*) say "COMPARE_CPU=$COMPARE_CPU: not auto or a CPU number"; exit 2 ;;
+esac
+
 # The rounds of a row: with three sides or more, whole periods of the
 # Williams design (alternate would round them up too; the document says
 # how many there were).
@@ -223,7 +231,7 @@ else
 	commit=none
 fi
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
-    -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
+    -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$cpuopt" "cpu=$COMPARE_CPU" -n "threads=1" \
     -n "rounds=$rounds" -m "gauge=$gauge" -n "maxload=$maxload"
 # The pinned references: this machine's must be the lock's, and the lock
 # is the run's, so that a resume refuses another (allocations only pin
