@@ -19,8 +19,10 @@
 # Prints per scenario on stderr: false claims (regressed or improved on
 # unchanged code or a change within the budget, on any metric), misses
 # (ok on a slowdown beyond the budget), undecided, median and 95th
-# percentile seconds per verdict, and the CPU pressure and load seen; on
-# stdout one record per scenario. Whether a slowdown is beyond a budget
+# percentile seconds per verdict, and the CPU pressure and load seen, one
+# line a scenario and checkout (before and after side by side); then the
+# rounds a claim took per change; on stdout one record per scenario and
+# checkout, and one per change. Whether a slowdown is beyond a budget
 # is judged by its true factor in that scenario, measured apart from the
 # gates, under the same noise: the median ratio of count_below in 40
 # paired rounds on one CPU just before its gates and 40 just after.
@@ -35,6 +37,8 @@
 #	                its, under the same noise, and each has its table
 #	LAB_DIR         where the gates go (default build/bench-verdict)
 #	LAB_GATE_VARS   more make variables for the gates, e.g. GATE_FOCUS=off
+#	LAB_SUMMARY     when set, only the tables of the gates in LAB_DIR (of
+#	                the scenarios measured whole), measuring nothing
 cd "$(dirname "$0")/.." || exit 2
 top=$(pwd)
 n=${LAB_N:-2}
@@ -50,6 +54,10 @@ changes=${LAB_CHANGES:-1 1.06 1.12 2}
 budgets="0.10 0.05"
 unset MAKEFLAGS MFLAGS MAKELEVEL BASE HEAD GATEDIR BUDGET RUNS
 case $n in ''|*[!0-9]*|0) echo "bench-verdict: LAB_N=$n: not a number of gates" >&2; exit 2 ;; esac
+# LAB_SUMMARY: the tables of the gates LAB_DIR holds, measuring nothing.
+summary=${LAB_SUMMARY:-}
+[ -z "$summary" ] || [ -s "$dir/raw" ] || { echo "bench-verdict: LAB_SUMMARY: no gates in $dir/raw" >&2; exit 2; }
+if [ -z "$summary" ]; then
 rm -rf "$dir" && mkdir -p "$dir/src" "$dir/proto" || exit 2
 for tag in $tags; do
 	eval "pg=\$pg_$tag"
@@ -59,6 +67,16 @@ done
 # this checkout's, whichever gate is measured.
 make -s -C "$top" all >/dev/null || exit 2
 cc -std=c11 -O2 -o "$dir/noisemaker" lab/noisemaker.c || exit 2
+# A checkout's rule at each look (tests/unit/rulecheck.c -l), where its
+# rule decides at a look: the rounds a claim took.
+for tag in $tags; do
+	eval "pg=\$pg_$tag"
+	if [ -f "$pg/lib/rule.h" ] && grep -q rule_looks "$pg/tests/unit/rulecheck.c" 2>/dev/null; then
+		cc -std=c11 -O2 -D_GNU_SOURCE -I"$pg/lib" -o "$dir/rulecheck-$tag" "$pg/tests/unit/rulecheck.c" \
+		    "$pg/build/obj/libperfgate.a" -lm || exit 2
+	fi
+done
+fi
 
 now() {
 	date +%s.%N
@@ -173,10 +191,12 @@ truth() {
 build_cal() {
 	cc -std=c11 -O2 -I"$top/bench" -I"$top/kata" -o "$dir/cal-$1" "$top/kata/bench.c" "$dir/src/slow-$1.c" -lm || exit 2
 }
+if [ -z "$summary" ]; then
 for f in 1 $changes; do
 	slow_src "$f"
 	build_cal "$f"
 done
+fi
 
 printf 'const int bench_verdict_empty = 0;\n' > "$dir/src/empty.c"
 # proto NAME BASEFILE HEADFILE BUDGET [VAR=VALUE ...]: one gate through
@@ -193,6 +213,7 @@ proto() {
 		[ -f "$dir/proto/$tag/$name/head.key" ] || { echo "bench-verdict: the gate $tag/$name was not built" >&2; cat "$dir/proto/$tag/$name.err" >&2; exit 2; }
 	done
 }
+if [ -z "$summary" ]; then
 for b in $budgets; do
 	printf 'runs = 3\n\n[budget]\nmatmul_ns = %s\nsum_ns = %s\nrmsnorm_ns = %s\ncount_below_ns = %s\n' $b $b $b $b > "$dir/kata-$b.toml"
 	printf 'runs = 3\n\n[budget]\nwalk_ns = %s\n' $b > "$dir/walk-$b.toml"
@@ -205,6 +226,7 @@ for b in $budgets; do
 	done
 	proto "walk-1-$b" "$dir/src/empty.c" "$dir/src/empty.c" "$dir/walk-$b.toml" GATE_BENCH_SRC="$top/lab/twospeed.c"
 done
+fi
 
 # gate PROTO OUT: one measured gate from the sides of PROTO, in OUT; its
 # seconds in $secs.
@@ -222,17 +244,31 @@ gate() {
 	secs=$(echo "$start $end" | awk '{ printf "%.3f", $2 - $1 }')
 }
 
-# raw GATEDIR: what a gate answered, as "VERDICT CB RATIO OTHER": the
-# summary's verdict, count_below's verdict and median ratio, and how many
-# other metrics it claimed changed.
+# raw GATEDIR: what a gate answered, as "VERDICT CB RATIO OTHER ROUNDS":
+# the summary's verdict, count_below's verdict and median ratio, how many
+# other metrics it claimed changed, and count_below's rounds (the rounds
+# its verdict took: with GATE_FOCUS a decided metric is measured no more).
 raw() {
 	v=$1/verdict.jsonl
-	[ -s "$v" ] || { echo "error error 1 0"; return; }
+	[ -s "$v" ] || { echo "error error 1 0 0"; return; }
 	verdict=$(tail -n 1 "$v" | jq -r .verdict)
 	other=$(tail -n 1 "$v" | jq -r '[(.regressed // [])[], (.improved // [])[]] | map(select(. != "count_below_ns")) | length')
 	cb=$(jq -r 'select(.metric == "count_below_ns") | "\(.verdict) \(.ratio // 1)"' "$v")
 	[ -n "$cb" ] || cb="none 1"
-	echo "$verdict $cb $other"
+	cbr=$(jq -r 'select(.metric == "count_below_ns") | .rounds // 0' "$v")
+	# A checkout whose rule decides at a look (lib/rule.h): the look it
+	# decided count_below at, by the rule itself on its ratios.
+	if [ -x "$dir/rulecheck-$tag" ]; then
+		conf=$(tail -n 1 "$v" | jq -r .confidence)
+		budget=$(jq -r 'select(.metric == "count_below_ns") | .budget' "$v")
+		# shellcheck disable=SC2046
+		look=$(RULE_C=$conf "$dir/rulecheck-$tag" -l "$budget" $(jq -s -r 'map(select(.count_below_ns != null)) |
+		    group_by(.round) | map(select(length == 2)) | map((map(select(.side == "head"))[0].count_below_ns) /
+		    (map(select(.side == "base"))[0].count_below_ns)) | map(tostring) | join(" ")' "$1/runs.jsonl") |
+		    sed -n 's/^decided //p')
+		[ -n "$look" ] && [ "$look" != 0 ] && cbr=$look
+	fi
+	echo "$verdict $cb $other ${cbr:-0}"
 }
 
 # judged VERDICT CB OTHER FACTOR BUDGET: one word for the answer, against
@@ -262,6 +298,7 @@ psi_total() {
 	sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0
 }
 
+if [ -z "$summary" ]; then
 for sc in $scenarios; do
 	noise_start "$sc"
 	sleep 1
@@ -300,22 +337,26 @@ for sc in $scenarios; do
 	noise_stop
 	echo "$sc $(echo "$p0 $p1 $t0 $t1" | awk '{ printf "%.0f", ($2 - $1) / 1e6 / ($4 - $3) * 100 }') $(echo "$l0 $l1" | awk '{ printf "%.2f", ($1 + $2) / 2 }')" >> "$dir/seen"
 done
+fi
 
 for f in $changes; do
 	[ "$f" = 1 ] && continue
 	echo "bench-verdict: count_below slowed ${f}x planted, measured $(awk -v f="$f" '$2 == f { printf "%s %.3fx, ", $1, $3 }' "$dir/factors" | sed 's/, $//')" >&2
 done
-while read -r tag sc f b verdict cb ratio other secs; do
+while read -r tag sc f b verdict cb ratio other cbr secs; do
 	t=$(awk -v s="$sc" -v f="$f" '$1 == s && $2 == f { print $3 }' "$dir/factors")
 	[ "$sc" = twospeed ] || [ "$f" = 1 ] && t=1
-	echo "$tag $sc $f $b $(judged "$verdict" "$cb" "$other" "$t" "$b") $secs $t"
+	echo "$tag $sc $f $b $(judged "$verdict" "$cb" "$other" "$t" "$b") $secs $t $cbr"
 done < "$dir/raw" > "$dir/all"
 
 for tag in $tags; do
-eval "pg=\$pg_$tag"
-[ "$tags" = after ] || echo "bench-verdict: $tag: $pg" >&2
-printf '%-9s %6s %6s %6s %6s %9s %8s %8s %10s %6s\n' scenario gates claims misses undec "caught" "med s" "p95 s" "pressure" load >&2
+	eval "pg=\$pg_$tag"
+	[ "$tags" = after ] || echo "bench-verdict: $tag: $pg" >&2
+done
+# One line a scenario and checkout: before and after side by side.
+printf '%-9s %-6s %6s %6s %6s %6s %9s %8s %8s %10s %6s\n' scenario gate gates claims misses undec "caught" "med s" "p95 s" "pressure" load >&2
 for sc in $scenarios; do
+for tag in $tags; do
 	grep "^$tag $sc " "$dir/all" > "$dir/answers"
 	awk '{ print $6 }' "$dir/answers" > "$dir/secs"
 	pressure=$(awk -v s="$sc" '$1 == s { print $2 }' "$dir/seen")
@@ -328,10 +369,24 @@ for sc in $scenarios; do
 	beyond=$(awk '$7 > 1 + $4' "$dir/answers" | grep -c .)
 	caught=$(grep -c ' caught ' "$dir/answers")
 	med=$(pct "$dir/secs" 50) p95=$(pct "$dir/secs" 95)
-	printf '%-9s %6s %6s %6s %6s %9s %8s %8s %9s%% %6s\n' "$sc" "$gates" "$claims" "$misses" "$undecided" "$caught/$beyond" \
+	printf '%-9s %-6s %6s %6s %6s %6s %9s %8s %8s %9s%% %6s\n' "$sc" "$tag" "$gates" "$claims" "$misses" "$undecided" "$caught/$beyond" \
 	    "$med" "$p95" "$pressure" "$load" >&2
 	printf '{"checkout":"%s","scenario":"%s","gates":%s,"false_claims":%s,"misses":%s,"undecided":%s,"errors":%s,"caught":%s,"beyond_budget":%s,"median_s":%s,"p95_s":%s,"pressure":%s,"load":%s,"n":%s}\n' \
 	    "$tag" "$sc" "$gates" "$claims" "$misses" "$undecided" "$errors" "$caught" "$beyond" "$med" "$p95" "$pressure" "$load" "$n"
 done
 done
-echo "bench-verdict: every gate's answer in $dir/all (checkout, scenario, change, budget, answer, seconds, true factor)" >&2
+# The rounds a claim took: in the gates that caught a slowdown, the look
+# count_below was decided at (a rule that decides at a look), else its
+# rounds, per change, over every scenario but twospeed.
+printf '%-8s %-6s %7s %6s %6s %6s\n' change gate caught "min" "median" "max" >&2
+for f in $changes; do
+	[ "$f" = 1 ] && continue
+	for tag in $tags; do
+		awk -v t="$tag" -v f="$f" '$1 == t && $3 == f && $5 == "caught" { print $8 }' "$dir/all" | sort -n > "$dir/rounds"
+		c=$(grep -c . "$dir/rounds")
+		printf '%-8s %-6s %7s %6s %6s %6s\n' "${f}x" "$tag" "$c" "$(pct "$dir/rounds" 0)" "$(pct "$dir/rounds" 50)" \
+		    "$(pct "$dir/rounds" 100)" >&2
+		printf '{"checkout":"%s","change":%s,"caught":%s,"rounds_median":"%s"}\n' "$tag" "$f" "$c" "$(pct "$dir/rounds" 50)"
+	done
+done
+echo "bench-verdict: every gate's answer in $dir/all (checkout, scenario, change, budget, answer, seconds, true factor, count_below's rounds)" >&2

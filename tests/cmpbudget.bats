@@ -1045,7 +1045,7 @@ pairs() {
 	printf 'runs = 2\n[budget]\nx_ns = 0.05\n' >b.toml
 	pairs r.jsonl 8.0 9.0 9.0 9.0 9.0 9.0 9.0
 	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r r.jsonl
-	[ "$output" = $'10\nx_ns\na possible change in x_ns (+12.5 %): 10 more rounds' ]
+	[ "$output" = $'2\nx_ns\na possible change in x_ns (+12.5 %): 2 more rounds' ]
 	# Nothing yet: the first block.
 	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r /dev/null
 	[ "${lines[0]}" = 6 ]

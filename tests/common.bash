@@ -11,6 +11,13 @@ DATA=$TOP/tests/data
 # project, a compare's digest of untracked files) holds no lock.
 export PERFGATE_CPU_LOCKS="$BATS_RUN_TMPDIR/cpu locks"
 
+# need_pkg COMMAND PACKAGE: the test needs COMMAND, which PACKAGE (a line
+# of tests/packages) installs: without it, the test is skipped, naming the
+# package, and run.sh's last lines name the apt-get line for it.
+need_pkg() {
+	command -v "$1" >/dev/null || skip "$2 is not installed"
+}
+
 # A tool refuses an unknown option and an option missing its value in its
 # own voice, with the usage line, exit 2 and nothing on stdout.
 # bad_options TOOL OPTION-THAT-TAKES-A-VALUE
@@ -80,4 +87,39 @@ setpressure() {
 	printf 'some avg10=%s avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' \
 	    "$1" >"$PERFGATE_PRESSURE.tmp"
 	mv "$PERFGATE_PRESSURE.tmp" "$PERFGATE_PRESSURE"
+}
+
+# signal_wait SIGNAL PID: sends SIGNAL to PID (a command started with
+# `setsid ... &`, so that its session is PID) and waits 5 s at most for it
+# to end: its status in signal_status, the milliseconds it took in
+# signal_ms. One still running then is killed with its session, and its
+# status is 999, so that a test of code that ignores the signal fails
+# quickly instead of hanging.
+signal_wait() {
+	local t0 t1 i p
+	t0=$(date +%s%N)
+	kill "-$1" "$2"
+	for i in $(seq 50); do
+		case $(ps -o stat= -p "$2") in Z*|'') break ;; esac
+		sleep 0.1
+	done
+	t1=$(date +%s%N)
+	signal_ms=$(((t1 - t0) / 1000000))
+	case $(ps -o stat= -p "$2") in
+	Z*|'') signal_status=0; wait "$2" || signal_status=$? ;;
+	*)	for p in $(pgrep -s "$2"); do kill -9 "$p" 2> /dev/null || true; done
+		wait "$2" || true
+		signal_status=999 ;;
+	esac
+	echo "status $signal_status after $signal_ms ms"
+}
+
+# in_session SID: the processes of session SID still running (a zombie
+# has ended: only its parent's wait is missing), killed after they are
+# listed, so that a failing test leaves none behind.
+in_session() {
+	local p
+	p=$(ps -o stat=,pid= -s "$1" | awk '$1 !~ /^Z/ { print $2 }')
+	[ -z "$p" ] || { ps -o pid,args -p "$(echo $p | tr ' ' ,)"; kill -9 $p 2> /dev/null || true; }
+	printf '%s' "$p"
 }
