@@ -24,6 +24,8 @@ PERFGATE_VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget countof
+# the gate's measuring loop and rule (mk/gate.sh)
+TOOLS += gaterun
 # The explanation of a regression (mk/explain.sh)
 TOOLS += cgdiff
 # make compare's own (mk/compare.mk)

@@ -36,7 +36,7 @@ main(int argc, char *argv[])
 	long cpu = -1, rounds = 3, first = 1, round;
 	const char *outpath = NULL, *err;
 	char **members;
-	struct side *sides;
+	struct runside *sides;
 	size_t i, nsides = 0, nmembers = 0;
 	int c, numbered = 0, pinned = 0;
 	const char *pinarg = NULL;

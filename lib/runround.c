@@ -128,7 +128,7 @@ gaugename(const struct runround *r)
  * started.
  */
 static _Noreturn void
-sidefail(struct runround *r, const struct side *s, long round, const char *why, const struct proc_result *res)
+sidefail(struct runround *r, const struct runside *s, long round, const char *why, const struct proc_result *res)
 {
 	const char *p = NULL, *end = NULL, *nl;
 	struct buf *h = &r->held;
@@ -196,7 +196,7 @@ clashes(const struct runround *r, const struct jfield *f)
 
 /* Run one side once and add its record; returns the gauge read after it. */
 static double
-runside(struct runround *r, const struct side *s, long round, size_t slot)
+runside(struct runround *r, const struct runside *s, long round, size_t slot)
 {
 	char *argv[] = { "/bin/sh", "-c", s->script, NULL };
 	struct proc_opts opts = { 0 };

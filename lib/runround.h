@@ -25,7 +25,7 @@ extern const size_t runround_nownkeys;
 
 struct runround {
 	/* Settings, set before runround_open. */
-	struct side *sides;
+	struct runside *sides;
 	size_t nsides;
 	FILE *out;
 	const char *outname;

@@ -150,7 +150,7 @@ GATE_DRIVER_SHARED = $(if $(subst x$(BASE_CC)|$(BASE_CFLAGS),,x$(HEAD_CC)|$(HEAD
 GATE_BENCH ?= $(call gate_q,$(GATE_SIDE)/bench)
 
 GATE_SH = sh $(call gate_q,$(GATE_MK_DIR)/gate.sh)
-GATE_TOOLS = $(PERFGATE_BIN)/alternate $(PERFGATE_BIN)/minjson $(PERFGATE_BIN)/cmpbudget $(PERFGATE_BIN)/plotrounds
+GATE_TOOLS = $(PERFGATE_BIN)/gaterun $(PERFGATE_BIN)/cmpbudget $(PERFGATE_BIN)/plotrounds
 # The explanation's (explain.sh).
 GATE_TOOLS += $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 
@@ -270,8 +270,9 @@ FORCE:
 # compared by cgdiff), unless GATE_EXPLAIN=off; `make explain` explains the
 # last gate again from what it kept. An ok gate starts no process for it
 # (an explanation left by an earlier gate is removed). Then the gate's status: make's own for
-# `make gate`; through perfgate (GATE_STATUS set) a regression is an answer,
-# so the recipe ends well and make prints no "Error 1" of its own.
+# `make gate`; through perfgate (GATE_STATUS set) a regression or an
+# undecided gate is an answer, so the recipe ends well and make prints no
+# "Error" line of its own: perfgate says the answer, and its reason, last.
 GATE_EXPLAIN ?= on
 GATE_EXPLAIN_SH = sh $(GATE_MK_DIR)/explain.sh
 gate_explain_args = $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(GATE_LAYOUT_EPS)) $(call gate_q,$(GATE_COUNTS_TIMEOUT))
@@ -279,7 +280,7 @@ gate_after = s=$$?; $(call gate_after_s,$(1))
 gate_after_s = if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
     $(GATE_EXPLAIN_SH) gate $(1) $(gate_explain_args); \
     elif [ -e $(GATEDIR)/explain.jsonl ] || [ -e $(GATEDIR)/explain.txt ]; then rm -f $(GATEDIR)/explain.jsonl $(GATEDIR)/explain.txt; fi; \
-    if [ "$$s" = 1 ] && [ -n $(call gate_q,$(GATE_STATUS)) ]; then exit 0; fi; exit "$$s"
+    if [ "$$s" = 1 ] || [ "$$s" = 2 ]; then [ -z $(call gate_q,$(GATE_STATUS)) ] || exit 0; fi; exit "$$s"
 explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 	@$(GATE_EXPLAIN_SH) again last $(gate_explain_args)
 .PHONY: explain
@@ -288,7 +289,7 @@ explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 include $(GATE_MK_DIR)/counts.mk
 ifeq ($(GATE_MODE),time)
 gate: $(GATEDIR)/verdict.jsonl
-	@$(GATE_SH) report $(call gate_q,$(GATEDIR)) $(call gate_q,$(GATE_STATUS)); $(call gate_after,time)
+	@$(GATE_SH) report $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN)) $(call gate_q,$(GATE_STATUS)); $(call gate_after,time)
 endif
 
 # An A/A study: NOISE_GATES gates of HEAD against itself, to choose a
