@@ -134,6 +134,26 @@ open_metrics(size_t *n)
 	return b.p;
 }
 
+/* Say which metrics the last look decided, now no longer measured while others are. */
+static void
+said_decided(struct progress *prog, size_t rounds)
+{
+	static unsigned char *told;
+	size_t i;
+
+	if (told == NULL) {
+		told = xmalloc(d.n ? d.n : 1);
+		memset(told, 0, d.n ? d.n : 1);
+	}
+	for (i = 0; i < d.n; i++)
+		if (!told[i] && d.res[i].want == 0 && d.res[i].verdict != V_ERROR) {
+			told[i] = 1;
+			progress_erase(prog);
+			warnmsg("round %zu: %s decided, %s: no longer measured", rounds, d.res[i].e->name,
+			    verdict_name[d.res[i].verdict]);
+		}
+}
+
 /*
  * The verdict of the last look: dir/verdict.txt (what a person reads),
  * verdict.md, then verdict.jsonl, each whole or not at all. Returns the
@@ -265,10 +285,10 @@ main(int argc, char *argv[])
 	static struct runround rr;
 	const char *metrics = NULL, *reasonfile = NULL, *pinarg = NULL, *err;
 	char **members, *msg, *all = NULL, *cases;
-	size_t nmembers = 0, nall = 0, nsides = 0, i, records, open;
+	size_t nmembers = 0, nall = 0, nsides = 0, i, records, open = 0;
 	struct runside *sides;
 	long cpu = -1, round;
-	int c, say = 0, judgeonly = 0, fresh = 0, pinned = 0, status;
+	int c, say = 0, judgeonly = 0, fresh = 0, pinned = 0, status, said;
 	double start;
 	FILE *out;
 
@@ -432,6 +452,10 @@ main(int argc, char *argv[])
 	round = (long)(records / nsides) + 1;
 	start = progress_now();
 	cases = NULL;
+	said = records == 0;
+	if (records == 0)
+		warnmsg("measuring base and head, a round at a time until the rule decides (the deadline: %ld rounds and %g s)",
+		    maxrounds, deadline);
 	for (;;) {
 		if (records > 0) {
 			look();
@@ -441,6 +465,11 @@ main(int argc, char *argv[])
 			cases = open_metrics(&open);
 			if (open == 0)
 				break;
+			if (!said) {
+				warnmsg("measuring on from round %ld: the rule has not decided %s", round, cases);
+				said = 1;
+			} else if (open < d.n)
+				said_decided(&rr.prog, rs.nrounds);
 			if (rs.nrounds >= (size_t)maxrounds && progress_now() - start >= deadline) {
 				progress_erase(&rr.prog);
 				warnmsg("the deadline has passed after %zu rounds and %.1f s (at least %ld rounds and %g s): undecided: %s",

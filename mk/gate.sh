@@ -205,6 +205,21 @@ cmd_settings() {
 	auto|[0-9]|[0-9][0-9]|[0-9][0-9][0-9]|[0-9][0-9][0-9][0-9]) flags="-c $GATE_CPU${flags:+ $flags}" ;;
 	*) fail "$dir" both settings "GATE_CPU=$GATE_CPU: not auto, off or a CPU number" ;;
 	esac
+	# The rounds and the time a run may take are checked, as the rule's
+	# settings are, before anything is built.
+	case $runs in
+	'') ;;
+	*[!0-9]*|0*|?????????*) fail "$dir" both settings "RUNS=$runs: not a whole number of rounds from 2 to 1000000" ;;
+	*) [ "$runs" -ge 2 ] && [ "$runs" -le 1000000 ] ||
+		fail "$dir" both settings "RUNS=$runs: not a whole number of rounds from 2 to 1000000" ;;
+	esac
+	case $timeout in
+	''|.|*[!0-9.]*|*.*.*) fail "$dir" both settings "GATE_TIMEOUT=$timeout: not a number of seconds" ;;
+	esac
+	case $timeout in
+	*[1-9]*) ;;
+	*) fail "$dir" both settings "GATE_TIMEOUT=$timeout: not above 0 seconds" ;;
+	esac
 	# cmpbudget is the one reader of the budget file, `runs` included.
 	n=$("$bin/cmpbudget" -b "$budget" -q 2> "$dir/budget.err") ||
 		fail "$dir" both budget "$(sed 's/^cmpbudget: //' "$dir/budget.err" | head -n 1)"

@@ -266,7 +266,7 @@ SH
 	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 7.0 > "$T/v.c"
 	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
 	run -0 --separate-stderr "$@"
-	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring base and head"* ]]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .base')" = 7 ]
 }
 
