@@ -10,10 +10,12 @@
  * verdict.jsonl; its exit status is the verdict's (0 ok, 1 regressed, 2
  * undecided or in error).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "budget.h"
@@ -414,6 +416,8 @@ main(int argc, char *argv[])
 		side_member(sides, nsides, members[i], runround_ownkeys, runround_nownkeys);
 	free(members);
 
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		die("%s:", dir);
 	/* What is being replaced: no verdict stands while its rounds change. */
 	msg = msgf("%s/verdict.jsonl", dir);
 	if (unlink(msg) != 0 && access(msg, F_OK) == 0)

@@ -211,11 +211,13 @@ wait_for() {
 	[ "$(last | jq -r .verdict)" = regressed ]
 }
 
-@test "hostile: cache: the exit status is the verdict record's, not a bare status file's" {
+@test "hostile: cache: the exit status is the verdict record's: no status file beside it is read" {
 	fixed_bench
 	side base '{"x_ns":8.0}'
 	side head '{"x_ns":24.0}'
 	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	# No side channel: what is in GATEDIR besides the records does not count.
+	[ ! -e "$G/verdict.status" ] && [ ! -e "$G/verdict.why" ] && [ ! -e "$G/stats.jsonl" ]
 	echo 0 > "$G/verdict.status"
 	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
 	[ "$(last | jq -r .verdict)" = regressed ]
