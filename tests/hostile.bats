@@ -582,7 +582,8 @@ rounds3() {
 	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .verdict)" = error ]
 	[[ "$stderr" == *"z_ns: base 0 is not above 0: no ratio"* ]]
 	mkdir "$T/d"
-	run -2 --separate-stderr cmpbudget -D -b "$T/b.toml" -r "$T/r.jsonl" -o "$T/d"
+	cp "$T/r.jsonl" "$T/d/runs.jsonl"
+	run -2 --separate-stderr gaterun -j -b "$T/b.toml" "$T/d"
 	[ "$(tail -n 1 "$T/d/verdict.jsonl" | jq -r .verdict)" = error ]
 	[ "$(tail -n 1 "$T/d/verdict.jsonl" | jq -r '.improved | length')" = 0 ]
 }
@@ -611,7 +612,8 @@ rounds3() {
 	[[ "$stderr" == *'not judged: e\u001bx_ns'* ]]
 	[[ "$stderr" != *$'\033'* ]]
 	mkdir "$T/d"
-	run -2 --separate-stderr cmpbudget -D -b "$T/b.toml" -r "$T/r.jsonl" -o "$T/d"
+	cp "$T/r.jsonl" "$T/d/runs.jsonl"
+	run -2 --separate-stderr sh -c 'gaterun -j -b "$1/b.toml" "$1/d"; gaterun -v "$1/d"' sh "$T"
 	tail -n 1 "$T/d/verdict.jsonl" | grep -qF '"unbudgeted":["e\u001bx_ns"]'
 	[[ "$stderr" != *$'\033'* ]]
 }
