@@ -19,8 +19,10 @@
 # Prints per scenario on stderr: false claims (regressed or improved on
 # unchanged code or a change within the budget, on any metric), misses
 # (ok on a slowdown beyond the budget), undecided, median and 95th
-# percentile seconds per verdict, and the CPU pressure and load seen; on
-# stdout one record per scenario. Whether a slowdown is beyond a budget
+# percentile seconds per verdict, and the CPU pressure and load seen, one
+# line a scenario and checkout (before and after side by side); then the
+# rounds a claim took per change; on stdout one record per scenario and
+# checkout, and one per change. Whether a slowdown is beyond a budget
 # is judged by its true factor in that scenario, measured apart from the
 # gates, under the same noise: the median ratio of count_below in 40
 # paired rounds on one CPU just before its gates and 40 just after.
@@ -59,6 +61,15 @@ done
 # this checkout's, whichever gate is measured.
 make -s -C "$top" all >/dev/null || exit 2
 cc -std=c11 -O2 -o "$dir/noisemaker" lab/noisemaker.c || exit 2
+# A checkout's rule at each look (tests/unit/rulecheck.c -l), where its
+# rule decides at a look: the rounds a claim took.
+for tag in $tags; do
+	eval "pg=\$pg_$tag"
+	if [ -f "$pg/lib/rule.h" ] && grep -q rule_looks "$pg/tests/unit/rulecheck.c" 2>/dev/null; then
+		cc -std=c11 -O2 -D_GNU_SOURCE -I"$pg/lib" -o "$dir/rulecheck-$tag" "$pg/tests/unit/rulecheck.c" \
+		    "$pg/build/obj/libperfgate.a" -lm || exit 2
+	fi
+done
 
 now() {
 	date +%s.%N
@@ -222,17 +233,31 @@ gate() {
 	secs=$(echo "$start $end" | awk '{ printf "%.3f", $2 - $1 }')
 }
 
-# raw GATEDIR: what a gate answered, as "VERDICT CB RATIO OTHER": the
-# summary's verdict, count_below's verdict and median ratio, and how many
-# other metrics it claimed changed.
+# raw GATEDIR: what a gate answered, as "VERDICT CB RATIO OTHER ROUNDS":
+# the summary's verdict, count_below's verdict and median ratio, how many
+# other metrics it claimed changed, and count_below's rounds (the rounds
+# its verdict took: with GATE_FOCUS a decided metric is measured no more).
 raw() {
 	v=$1/verdict.jsonl
-	[ -s "$v" ] || { echo "error error 1 0"; return; }
+	[ -s "$v" ] || { echo "error error 1 0 0"; return; }
 	verdict=$(tail -n 1 "$v" | jq -r .verdict)
 	other=$(tail -n 1 "$v" | jq -r '[(.regressed // [])[], (.improved // [])[]] | map(select(. != "count_below_ns")) | length')
 	cb=$(jq -r 'select(.metric == "count_below_ns") | "\(.verdict) \(.ratio // 1)"' "$v")
 	[ -n "$cb" ] || cb="none 1"
-	echo "$verdict $cb $other"
+	cbr=$(jq -r 'select(.metric == "count_below_ns") | .rounds // 0' "$v")
+	# A checkout whose rule decides at a look (lib/rule.h): the look it
+	# decided count_below at, by the rule itself on its ratios.
+	if [ -x "$dir/rulecheck-$tag" ]; then
+		conf=$(tail -n 1 "$v" | jq -r .confidence)
+		budget=$(jq -r 'select(.metric == "count_below_ns") | .budget' "$v")
+		# shellcheck disable=SC2046
+		look=$(RULE_C=$conf "$dir/rulecheck-$tag" -l "$budget" $(jq -s -r 'map(select(.count_below_ns != null)) |
+		    group_by(.round) | map(select(length == 2)) | map((map(select(.side == "head"))[0].count_below_ns) /
+		    (map(select(.side == "base"))[0].count_below_ns)) | map(tostring) | join(" ")' "$1/runs.jsonl") |
+		    sed -n 's/^decided //p')
+		[ -n "$look" ] && [ "$look" != 0 ] && cbr=$look
+	fi
+	echo "$verdict $cb $other ${cbr:-0}"
 }
 
 # judged VERDICT CB OTHER FACTOR BUDGET: one word for the answer, against
@@ -305,17 +330,20 @@ for f in $changes; do
 	[ "$f" = 1 ] && continue
 	echo "bench-verdict: count_below slowed ${f}x planted, measured $(awk -v f="$f" '$2 == f { printf "%s %.3fx, ", $1, $3 }' "$dir/factors" | sed 's/, $//')" >&2
 done
-while read -r tag sc f b verdict cb ratio other secs; do
+while read -r tag sc f b verdict cb ratio other cbr secs; do
 	t=$(awk -v s="$sc" -v f="$f" '$1 == s && $2 == f { print $3 }' "$dir/factors")
 	[ "$sc" = twospeed ] || [ "$f" = 1 ] && t=1
-	echo "$tag $sc $f $b $(judged "$verdict" "$cb" "$other" "$t" "$b") $secs $t"
+	echo "$tag $sc $f $b $(judged "$verdict" "$cb" "$other" "$t" "$b") $secs $t $cbr"
 done < "$dir/raw" > "$dir/all"
 
 for tag in $tags; do
-eval "pg=\$pg_$tag"
-[ "$tags" = after ] || echo "bench-verdict: $tag: $pg" >&2
-printf '%-9s %6s %6s %6s %6s %9s %8s %8s %10s %6s\n' scenario gates claims misses undec "caught" "med s" "p95 s" "pressure" load >&2
+	eval "pg=\$pg_$tag"
+	[ "$tags" = after ] || echo "bench-verdict: $tag: $pg" >&2
+done
+# One line a scenario and checkout: before and after side by side.
+printf '%-9s %-6s %6s %6s %6s %6s %9s %8s %8s %10s %6s\n' scenario gate gates claims misses undec "caught" "med s" "p95 s" "pressure" load >&2
 for sc in $scenarios; do
+for tag in $tags; do
 	grep "^$tag $sc " "$dir/all" > "$dir/answers"
 	awk '{ print $6 }' "$dir/answers" > "$dir/secs"
 	pressure=$(awk -v s="$sc" '$1 == s { print $2 }' "$dir/seen")
@@ -328,10 +356,24 @@ for sc in $scenarios; do
 	beyond=$(awk '$7 > 1 + $4' "$dir/answers" | grep -c .)
 	caught=$(grep -c ' caught ' "$dir/answers")
 	med=$(pct "$dir/secs" 50) p95=$(pct "$dir/secs" 95)
-	printf '%-9s %6s %6s %6s %6s %9s %8s %8s %9s%% %6s\n' "$sc" "$gates" "$claims" "$misses" "$undecided" "$caught/$beyond" \
+	printf '%-9s %-6s %6s %6s %6s %6s %9s %8s %8s %9s%% %6s\n' "$sc" "$tag" "$gates" "$claims" "$misses" "$undecided" "$caught/$beyond" \
 	    "$med" "$p95" "$pressure" "$load" >&2
 	printf '{"checkout":"%s","scenario":"%s","gates":%s,"false_claims":%s,"misses":%s,"undecided":%s,"errors":%s,"caught":%s,"beyond_budget":%s,"median_s":%s,"p95_s":%s,"pressure":%s,"load":%s,"n":%s}\n' \
 	    "$tag" "$sc" "$gates" "$claims" "$misses" "$undecided" "$errors" "$caught" "$beyond" "$med" "$p95" "$pressure" "$load" "$n"
 done
 done
-echo "bench-verdict: every gate's answer in $dir/all (checkout, scenario, change, budget, answer, seconds, true factor)" >&2
+# The rounds a claim took: in the gates that caught a slowdown, the look
+# count_below was decided at (a rule that decides at a look), else its
+# rounds, per change, over every scenario but twospeed.
+printf '%-8s %-6s %7s %6s %6s %6s\n' change gate caught "min" "median" "max" >&2
+for f in $changes; do
+	[ "$f" = 1 ] && continue
+	for tag in $tags; do
+		awk -v t="$tag" -v f="$f" '$1 == t && $3 == f && $5 == "caught" { print $8 }' "$dir/all" | sort -n > "$dir/rounds"
+		c=$(grep -c . "$dir/rounds")
+		printf '%-8s %-6s %7s %6s %6s %6s\n' "${f}x" "$tag" "$c" "$(pct "$dir/rounds" 0)" "$(pct "$dir/rounds" 50)" \
+		    "$(pct "$dir/rounds" 100)" >&2
+		printf '{"checkout":"%s","change":%s,"caught":%s,"rounds_median":"%s"}\n' "$tag" "$f" "$c" "$(pct "$dir/rounds" 50)"
+	done
+done
+echo "bench-verdict: every gate's answer in $dir/all (checkout, scenario, change, budget, answer, seconds, true factor, count_below's rounds)" >&2

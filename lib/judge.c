@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "judge.h"
+#include "rule.h"
 #include "stats.h"
 
 const char *const side_name[NSIDE] = { "base", "head" };
@@ -116,131 +117,39 @@ judge_settled(const struct result *res, size_t n, double noise)
 	return n > 0 && !open;
 }
 
-double
-rule_claimconf(double conf)
+/* The median of x[0..n), sorted into work. */
+static double
+median_of(const double *x, size_t n, double *work)
 {
-	return 1 - (1 - conf) / 5;
-}
-
-size_t
-rule_fewest(double conf)
-{
-	size_t n = 2;
-
-	while (median_interval(n, conf) == 0)
-		n++;
-	return n;
-}
-
-/* The median of x[0..n) and its interval, sorted into work; 0 when n is too few for one. */
-static int
-interval(const double *x, size_t n, double conf, double *work, double *med, double *lo, double *hi)
-{
-	size_t i, k, at;
+	size_t i, at;
 	double frac;
 
-	if (n == 0)
-		return 0;
 	for (i = 0; i < n; i++)
 		work[i] = x[i];
 	qsort(work, n, sizeof *work, cmpdouble);
-	*med = quantile(work, n, 0.5, &at, &frac);
-	if ((k = median_interval(n, conf)) == 0)
-		return 0;
-	*lo = work[k - 1];
-	*hi = work[n - k];
-	return 1;
-}
-
-/*
- * The claim n rounds show alone: regressed or improved, in the metric's
- * direction, when the whole interval lies beyond the budget that way, so
- * that the rounds exclude a change within the budget (its opposite); else
- * V_OK (no claim). A median beyond the budget with an interval reaching
- * into it is no claim: a change exactly at the budget would make it in
- * most gates.
- */
-static enum verdict
-claim(const struct budget_entry *e, const double *x, size_t n, double conf, double *work)
-{
-	double med, lo, hi;
-	int slower, faster;
-
-	if (!interval(x, n, conf, work, &med, &lo, &hi))
-		return V_OK;
-	slower = regressed(1, lo, e->budget);
-	faster = improved(1, hi, e->budget);
-	if (e->better == BETTER_HIGHER)
-		return faster ? V_REGRESSED : slower ? V_IMPROVED : V_OK;
-	return slower ? V_REGRESSED : faster ? V_IMPROVED : V_OK;
+	return quantile(work, n, 0.5, &at, &frac);
 }
 
 void
 judge_rule(struct result *r, const double *ratio, size_t n, const struct rule *ru, double *work)
 {
-	size_t fewest = rule_fewest(ru->confidence), first = ru->first > fewest ? ru->first : fewest, h = n / 2;
-	size_t fewclaim = rule_fewest(rule_claimconf(ru->confidence));
-	double med = 1, lo = 0, hi = 0;
-	int has, within;
+	struct rule_state st;
 
-	if (fewclaim < first)
-		fewclaim = first;
-
+	rule_judge(&st, r->e, ratio, n, ru->confidence, ru->first > 0 ? ru->first : 1);
 	r->ruled = 1;
 	r->rounds = n;
 	r->outcome = O_NONE;
-	r->possible = 0;
-	r->want = 0;
-	has = interval(ratio, n, ru->confidence, work, &med, &lo, &hi);
-	r->hasratio = n > 0;
-	r->ratio = med;
-	r->hasinterval = has;
-	r->lo = lo;
-	r->hi = hi;
-	r->hasdelta = n > 0;
-	r->deltav = med - 1;
-	/*
-	 * Each half alone, at the claim's confidence: the later rounds confirm
-	 * the earlier ones.
-	 */
-	r->half[0] = claim(r->e, ratio, h, rule_claimconf(ru->confidence), work);
-	r->half[1] = claim(r->e, ratio + h, n - h, rule_claimconf(ru->confidence), work);
-	if (r->e->better == BETTER_HIGHER) {
-		within = has && !improved(1, lo, r->e->budget);
-		r->bound = lo - 1;
-	} else {
-		within = has && !regressed(1, hi, r->e->budget);
-		r->bound = hi - 1;
-	}
-	if (r->half[0] != V_OK && r->half[0] == r->half[1] &&
-	    claim(r->e, ratio, n, rule_claimconf(ru->confidence), work) == r->half[0])
-		r->verdict = r->half[0];
-	else if (within)
-		r->verdict = V_OK;
-	else
-		r->verdict = V_UNDECIDED;
-	if (n < first) {
-		r->want = first - n;
-		return;
-	}
-	if (r->verdict == V_OK && n < 2 * fewclaim && claim(r->e, ratio, n, ru->confidence, work) == V_IMPROVED) {
-		/* Within the budget, and perhaps an improvement: worth the rounds to show it. */
-		r->possible = 1;
-		r->want = 2 * fewclaim - n;
-		return;
-	}
-	if (r->verdict != V_UNDECIDED)
-		return;
-	/*
-	 * More rounds, a quarter more each time: few looks, so that looking
-	 * often cannot lend a chance run the weight of evidence. A claim one
-	 * half or all the rounds point to needs two halves long enough to
-	 * show it.
-	 */
-	r->want = (n + 3) / 4;
-	if (r->half[0] != V_OK || r->half[1] != V_OK || claim(r->e, ratio, n, ru->confidence, work) != V_OK) {
-		r->possible = 1;
-		if (2 * fewclaim > n && 2 * fewclaim - n > r->want)
-			r->want = 2 * fewclaim - n;
-	}
+	r->hasratio = r->hasdelta = n > 0;
+	r->ratio = n > 0 ? median_of(ratio, n, work) : 1;
+	r->deltav = r->ratio - 1;
+	/* Both ends come at once: the two sides' tests need as many signs. */
+	r->hasinterval = st.haslo && st.hashi;
+	r->lo = r->hasinterval ? st.lo : 0;
+	r->hi = r->hasinterval ? st.hi : 0;
+	r->bound = r->e->better == BETTER_HIGHER ? r->lo - 1 : r->hi - 1;
+	r->verdict = st.verdict;
+	r->half[0] = st.half[0];
+	r->half[1] = st.half[1];
+	r->want = st.want;
+	r->possible = st.possible;
 }

@@ -90,34 +90,19 @@ void judge_agree(struct result *r);
 int judge_settled(const struct result *res, size_t n, double noise);
 
 /*
- * The fewest rounds whose sorted ratios give an interval of the median at
- * confidence conf (median_interval): 6 at 0.95, 8 at 0.99.
- */
-size_t rule_fewest(double conf);
-
-/*
- * The confidence of each half's interval in a claim: a fifth of the
- * rule's error, 0.99 at 0.95. Claims say more than ok does, and the gate
- * looks at them again and again as rounds come in.
- */
-double rule_claimconf(double conf);
-
-/*
- * The paired rule (perfgate(7), "The rule"), on one metric's n ratios head
- * / base in the order of their rounds: with the interval of the median
- * ratio at the rule's confidence, [lo, hi] from the sorted ratios,
- *
- *	regressed  when the first half of the rounds and the second half,
- *	           each alone, show head slower (lo > 1) and the median
- *	           beyond the budget (median > 1 + budget);
- *	improved   the mirror (hi < 1, median < 1 - budget);
- *	ok         when all the rounds show the change within the budget
- *	           (hi <= 1 + budget: the bound is hi - 1);
- *	undecided  otherwise, with the rounds more it asks for in want.
- *
- * Where higher is better, the directions swap. Sets verdict, ratio, lo,
- * hi, rounds, bound, half, want and possible of r; work has room for n
- * values. Never gives V_ERROR.
+ * The rule (perfgate(7), "The rule"; lib/rule.h), on one metric's n
+ * ratios head / base in the order of their rounds, from look ru->first
+ * on: regressed when the confidence sequence of the median ratio, at the
+ * claim's error (1 - confidence) / 5, lies beyond 1 + budget and a
+ * majority of each half's ratios do too; improved the mirror, below
+ * 1 / (1 + budget); ok when the sequence at the confidence shows the
+ * change at most 1 + budget (the bound: hi - 1), decided once it lies
+ * within [1 / (1 + budget), 1 + budget] as well; else undecided. A
+ * verdict once decided stays. Where higher is better, the directions
+ * swap. Sets verdict, ratio (the median), lo and hi (the sequence),
+ * rounds, bound, half (the halves guard's sides), want (1 or more while
+ * undecided: the fewest rounds more that could decide; 0 when decided)
+ * and possible of r; work has room for n values. Never gives V_ERROR.
  */
 void judge_rule(struct result *r, const double *ratio, size_t n, const struct rule *ru, double *work);
 

@@ -105,10 +105,13 @@ pair(struct rounds *rs, struct sidelist *sl, const char *name, const char *const
 			if (!(x->v[m] > 0))
 				return msgf("%s:%lu: %s: base %.17g is not above 0: no ratio", name, x->line,
 				    b->entry[m].name, x->v[m]);
+			/* A time of 0 or less is not a measurement: no ratio either (issue 37). */
+			if (!(y->v[m] > 0))
+				return msgf("%s:%lu: %s: head %.17g is not above 0: no ratio", name, y->line,
+				    b->entry[m].name, y->v[m]);
 			r = y->v[m] / x->v[m];
-			if (!isfinite(r) || r < 0)
-				return msgf("%s:%lu: %s: head / base is %s", name, y->line, b->entry[m].name,
-				    r < 0 ? "below 0" : "out of range");
+			if (!isfinite(r) || !(r > 0))
+				return msgf("%s:%lu: %s: head / base is out of range", name, y->line, b->entry[m].name);
 			rs->val[SIDE_BASE][m][rs->n[m]] = x->v[m];
 			rs->val[SIDE_HEAD][m][rs->n[m]] = y->v[m];
 			rs->raw[SIDE_BASE][m][rs->n[m]] = x->raw[m];
