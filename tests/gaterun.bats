@@ -142,12 +142,12 @@ examples=(
 	run -0 --separate-stderr gaterun g base=./base/bench head=./head/bench
 	[ "$(jq -r .round g/runs.jsonl | sort -un | tail -n 1)" = 6 ]
 	[[ "$stderr" != *measuring* ]]
-	# At 99 % the same six rounds are too few: rounds 7 and 8 are measured.
+	# At 99 % the same six rounds are too few: rounds 7 to 9 are measured.
 	run -0 --separate-stderr gaterun -C 0.99 g base=./base/bench head=./head/bench
 	[[ "$stderr" == *"gaterun: measuring on from round 7: the rule has not decided x_ns"* ]]
-	[ "$(jq -r .round g/runs.jsonl | sort -un | tr '\n' ' ')" = "1 2 3 4 5 6 7 8 " ]
+	[ "$(jq -r .round g/runs.jsonl | sort -un | tr '\n' ' ')" = "1 2 3 4 5 6 7 8 9 " ]
 	# The order of the sides goes on alternating.
-	[ "$(jq -r 'select(.slot == 0) | .side' g/runs.jsonl | tr '\n' ' ')" = "base head base head base head base head " ]
+	[ "$(jq -r 'select(.slot == 0) | .side' g/runs.jsonl | tr '\n' ' ')" = "base head base head base head base head base " ]
 	run -0 --separate-stderr gaterun -x g base=./base/bench head=./head/bench
 	[ "$(jq -r .round g/runs.jsonl | sort -un | tail -n 1)" = 6 ]
 }
