@@ -407,6 +407,10 @@ C
 	[[ "$(summary reason)" == "x_ns: ratio "*" [0.875,1.312] at 95 %, budget 25 %, "*" rounds; machine: "* ]]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .verdict')" = undecided ]
 	[[ "$stderr" == *"gaterun: the deadline has passed after "*" rounds and "*" s (at least 2 rounds and 1 s): undecided: x_ns"* ]]
+	# Undecided is an answer with a reason: no make "Error" line, and
+	# perfgate's own line, the reason, comes last.
+	[[ "$stderr" != *"make: ***"* ]]
+	[[ "${stderr_lines[-1]}" == "gate: undecided: x_ns: ratio "*" at 95 %, budget 25 %, "*" rounds; machine: "* ]]
 	# The order of sides alternates from round to round.
 	[ "$(jq -r 'select(.slot == 0) | .side' "$G/runs.jsonl" | head -n 8 | tr '\n' ' ')" = "base head base head base head base head " ]
 	# Undecided is no verdict to keep: the next gate measures on.
@@ -415,6 +419,10 @@ C
 	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G" GATE_DEADLINE=1
 	[ "$(wc -l < "$G/runs.jsonl")" -gt "$n" ]
 	[[ "$stderr" != *"gate: reused the verdict"* ]]
+	# make gate's own status is make's: 2 for a recipe that fails.
+	run -2 --separate-stderr make --no-print-directory gate GATE_BENCH_SRC="$T/noisy.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G" GATE_DEADLINE=1
+	[ "$(summary verdict)" = undecided ]
 	# Under perfgate -s (git bisect run), undecided is 125: skip.
 	run -125 --separate-stderr perfgate -s GATE_BENCH_SRC="$T/noisy.c" BUDGET="$T/b.toml" \
 	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G" GATE_DEADLINE=1
