@@ -35,6 +35,7 @@ main(int argc, char *argv[])
 {
 	long cpu = -1, rounds = 3, first = 1, round;
 	const char *outpath = NULL, *err;
+	char *perr;
 	char **members;
 	struct runside *sides;
 	size_t i, nsides = 0, nmembers = 0;
@@ -148,9 +149,10 @@ main(int argc, char *argv[])
 	rr.nsides = nsides;
 	if ((err = runround_open(&rr)) != NULL)
 		die("%s", err);
-	/* Children inherit the mask, so every side lands on this CPU. */
-	if (pinned && (err = pin_to(cpu, &cpu)) != NULL)
-		die("-c %s: %s:", pinarg, err);
+	/* Children inherit the mask, so every side lands on this CPU, held against other gates. */
+	if (pinned && (perr = pin_take(cpu, &rr.pin)) != NULL)
+		die("-c %s: %s", pinarg, perr);
+	rr.pinned = pinned;
 	if (outpath != NULL) {
 		if ((rr.out = fopen(outpath, "a")) == NULL)
 			die("%s:", outpath);

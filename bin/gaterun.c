@@ -286,7 +286,7 @@ main(int argc, char *argv[])
 {
 	static struct runround rr;
 	const char *metrics = NULL, *reasonfile = NULL, *pinarg = NULL, *err;
-	char **members, *msg, *all = NULL, *cases;
+	char **members, *msg, *all = NULL, *cases, *perr;
 	size_t nmembers = 0, nall = 0, nsides = 0, i, records, open = 0;
 	struct runside *sides;
 	long cpu = -1, round;
@@ -438,9 +438,10 @@ main(int argc, char *argv[])
 	rr.nsides = nsides;
 	if ((err = runround_open(&rr)) != NULL)
 		die("%s", err);
-	/* Children inherit the mask, so every side lands on this CPU. */
-	if (pinned && (err = pin_to(cpu, &cpu)) != NULL)
-		die("-c %s: %s:", pinarg, err);
+	/* Children inherit the mask, so every side lands on this CPU, held against other gates. */
+	if (pinned && (perr = pin_take(cpu, &rr.pin)) != NULL)
+		die("-c %s: %s", pinarg, perr);
+	rr.pinned = pinned;
 	/* Every round so far, in memory: runs.jsonl is rewritten whole after each. */
 	if ((out = open_memstream(&all, &nall)) == NULL)
 		die("open_memstream:");

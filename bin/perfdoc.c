@@ -357,7 +357,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s -o perf.json -s impl,ref,... -C cases [-K] [-a counts.json] [-f old.json]"
 	    " [-r old.json] [-S why] [-A side:key=value] [-F side=deps] [-l side=licence] [-b side] [-J side=file] [-m key=value] [-n key=number] [row ...]\n"
-	    "       %s -t | -q | -R | -c table.md | -d dir perf.json\n"
+	    "       %s -t [-o table.md] | -q | -R | -c table.md | -d dir perf.json\n"
 	    "       %s -k counts.json [-C cases] perf.json\n"
 	    "       %s -p header.h [-e exempt.md] perf.json\n"
 	    "       %s -L refs.lock | -W refs.lock side=lock.json ...\n"
@@ -455,7 +455,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (out != NULL) {
+	if (out != NULL && mode != 't') {
 		if (mode != 0 || cases == NULL || nside < 2)
 			usage();
 		for (i = 0; i < nopts; i += 2)
@@ -498,7 +498,11 @@ main(int argc, char *argv[])
 	switch (mode) {
 	case 't':
 		table_render(&b, &d);
-		fwrite(b.p, 1, b.n, stdout);
+		/* -o: the table whole or not at all, as the document itself. */
+		if (out != NULL && (p = outfile_put(out, b.p, b.n)) != NULL)
+			die("%s", p);
+		if (out == NULL)
+			fwrite(b.p, 1, b.n, stdout);
 		break;
 	case 'q':
 		for (i = 0; i < (int)d.nrows; i++)

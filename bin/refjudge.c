@@ -350,10 +350,10 @@ main(int argc, char *argv[])
 		    "\"error\":\"%s\",\"rounds\":%zu,\"retries\":%ld}\n", casename, metric, deferred, error,
 		    nrounds, retries_used());
 		/*
-		 * 1 for either deferral: "deferred" says which, and with
-		 * "wait" (the gate did not open) the rows after need not try.
+		 * 3 for "wait" (the gate did not open: the rows after need not
+		 * try), 1 for any other deferral; "deferred" says which.
 		 */
-		c = fshut(stdout, "<stdout>") != 0 ? 2 : 1;
+		c = fshut(stdout, "<stdout>") != 0 ? 2 : strcmp(deferred, "wait") == 0 ? 3 : 1;
 		free(deferred);
 		free(error);
 		return c;

@@ -37,6 +37,7 @@
 
 #include "jsonwrite.h"
 #include "outfile.h"
+#include "pin.h"
 #include "sha256.h"
 #include "util.h"
 #include "version.h"
@@ -491,6 +492,9 @@ round_(void)
 	fclose(fp);
 	if (strlen(sha) != 64)
 		die("%s: key %s was not loaded and verified", dir, key);
+	/* alternate -c pins wside to its gate's CPU: the worker, started before, computes there too. */
+	if ((s = pin_follow(path("pid"))) != NULL)
+		die("%s: %s", dir, s);
 	openfifos(0);
 	if (ev != NULL) {
 		evaluate(key, ev);

@@ -77,7 +77,7 @@ median_field(struct jfield *f, char **text, const double *v, const char *const *
 static void
 machine(struct machine *m, const struct disturb *d)
 {
-	char extra[128] = "";
+	char extra[128] = "", shared[64] = "";
 
 	memset(m, 0, sizeof *m);
 	m->busy = d->busy;
@@ -96,11 +96,16 @@ machine(struct machine *m, const struct disturb *d)
 	if (m->reruns > 0)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %ld round%s re-run", m->reruns,
 		    m->reruns == 1 ? "" : "s");
+	/* Every CPU was held by a gate (alternate -c auto): the runs met another gate's. */
+	if (d->shared >= 2 && !isnan(d->shared_cpu))
+		snprintf(shared, sizeof shared, ", CPU %.0f shared with %.0f other gates", d->shared_cpu, d->shared);
+	else if (d->shared >= 1 && !isnan(d->shared_cpu))
+		snprintf(shared, sizeof shared, ", CPU %.0f shared with another gate", d->shared_cpu);
 	if (!m->known)
-		snprintf(m->line, sizeof m->line, "unknown (the rounds carry no CPU pressure)");
+		snprintf(m->line, sizeof m->line, "unknown (the rounds carry no CPU pressure%s)", shared);
 	else
-		snprintf(m->line, sizeof m->line, "%s (CPU pressure %.0f %% during the gate%s)",
-		    m->isbusy ? "busy" : "quiet", m->pressure, extra);
+		snprintf(m->line, sizeof m->line, "%s (CPU pressure %.0f %% during the gate%s%s)",
+		    m->isbusy ? "busy" : "quiet", m->pressure, extra, shared);
 }
 
 void

@@ -22,7 +22,7 @@ struct machine {
 	size_t busy;		/* runs marked busy */
 	long reruns;		/* rounds run again */
 	int isbusy;
-	char line[200];		/* "busy (CPU pressure 27 % during the gate, 3 rounds re-run)" */
+	char line[320];		/* "busy (CPU pressure 27 % during the gate, 3 rounds re-run)" */
 };
 
 /* The results of the -D mode, with each side's median as a field of its own. */

@@ -9,7 +9,9 @@ const char *const record_bookkeeping[] = {
 	"round", "slot", "load", "pressure", "threads", "discarded",
 	"load_before", "pressure_before",
 	/* alternate -w: what disturbed each run, and the rounds run again. */
-	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s", "running", "busy", "reruns", NULL
+	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s", "running", "busy", "reruns",
+	/* alternate -c: the CPU the runs were pinned to, and how many other gates held it. */
+	"pinned", "shared", NULL
 };
 
 int

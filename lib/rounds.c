@@ -158,6 +158,11 @@ disturbance(struct disturb *d, const struct jrecord *rec)
 	/* Each record of a round says how often it was run again: count the first. */
 	if (!isnan(v = numof(rec, "reruns")) && numof(rec, "slot") == 0)
 		d->rerun += v;
+	/* Another gate pinned to the same CPU (alternate -c auto, every CPU held). */
+	if (!isnan(v = numof(rec, "shared")) && v > d->shared) {
+		d->shared = v;
+		d->shared_cpu = numof(rec, "pinned");
+	}
 }
 
 /*

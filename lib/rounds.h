@@ -40,6 +40,8 @@ struct rounds {
 		size_t busy;		/* runs disturbed: "cpu" below 0.9, or "busy" */
 		size_t watched;		/* runs with "cpu" */
 		double rerun;		/* rounds run again, over all rounds ("reruns") */
+		double shared;		/* the most other gates on a run's CPU ("shared") */
+		double shared_cpu;	/* that run's CPU ("pinned") */
 	} dist;
 	char **pool;		/* the raw values' storage */
 	size_t npool;

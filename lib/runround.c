@@ -40,7 +40,7 @@ const char *const runround_ownkeys[] = {
 	"side", "round", "slot", "load", "pressure", "threads",
 	"error", "status", "signal", "timed_out", "stderr", "deferred", "gate",
 	"maxload", "waited_s", "retries", "discarded", "load_before", "pressure_before",
-	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s", "running", "reruns"
+	"wall_s", "cpu", "ivcsw", "stall_s", "steal_s", "running", "reruns", "pinned", "shared"
 };
 const size_t runround_nownkeys = sizeof runround_ownkeys / sizeof runround_ownkeys[0];
 
@@ -189,6 +189,7 @@ clashes(const struct runround *r, const struct jfield *f)
 	    (r->watch && (jfield_is(f, "wall_s") || jfield_is(f, "cpu") || jfield_is(f, "ivcsw") ||
 	    jfield_is(f, "stall_s") || jfield_is(f, "steal_s") || jfield_is(f, "running"))) ||
 	    (r->maxreruns > 0 && jfield_is(f, "reruns")) ||
+	    (r->pinned && (jfield_is(f, "pinned") || jfield_is(f, "shared"))) ||
 	    (r->maxthreads > 0 && jfield_is(f, "threads")) ||
 	    (r->notediscards && r->maxload > 0 && (jfield_is(f, "discarded") ||
 	    jfield_is(f, "load_before") || jfield_is(f, "pressure_before")));
@@ -206,6 +207,7 @@ runside(struct runround *r, const struct runside *s, long round, size_t slot)
 	char why[512], num[32];
 	const char *msg;
 	double load, gauge;
+	long shared, n;
 	struct runwatch rw;
 	size_t i;
 
@@ -215,10 +217,14 @@ runside(struct runround *r, const struct runside *s, long round, size_t slot)
 	opts.stderr_tail = TAILSIZE;
 	if (r->maxthreads > 0)
 		opts.threads_s = THREADS_S;
+	/* Another gate on this CPU, at the start or the end of the run, shared it. */
+	shared = r->pinned ? pin_sharers(&r->pin) : 0;
 	if (r->watch)
 		runwatch_start(&rw);
 	if ((msg = proc_run(&opts, &res)) != NULL)
 		sidefail(r, s, round, msg, NULL);
+	if (r->pinned && (n = pin_sharers(&r->pin)) > shared)
+		shared = n;
 	if (r->watch) {
 		runwatch_end(&rw);
 		if (runwatch_share(&res) < RUN_DISTURBED)
@@ -261,6 +267,8 @@ runside(struct runround *r, const struct runside *s, long round, size_t slot)
 		runwatch_members(h, &rw, &res, r->gauges.pressurepath == NULL);
 	if (r->maxreruns > 0)
 		buf_printf(h, ",\"reruns\":%ld", r->reruns);
+	if (r->pinned)
+		buf_printf(h, ",\"pinned\":%ld,\"shared\":%ld", r->pin.cpu, shared);
 	if (r->maxthreads > 0)
 		buf_printf(h, ",\"threads\":%d", res.threads);
 	if (r->notediscards && r->maxload > 0) {
@@ -434,6 +442,9 @@ void
 runround_close(struct runround *r)
 {
 	progress_erase(&r->prog);
+	if (r->pinned)
+		pin_release(&r->pin);
+	r->pinned = 0;
 	free(r->held.p);
 	r->held.p = NULL;
 	r->held.n = 0;

@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "gauge.h"
+#include "pin.h"
 #include "progress.h"
 #include "sides.h"
 
@@ -40,6 +41,8 @@ struct runround {
 	int watch;		/* records say what disturbed each run */
 	int pressure;		/* the load gate reads CPU pressure */
 	const char *failpath;	/* a failure's side and message, as two plain lines, or NULL */
+	int pinned;		/* pin holds the CPU every run is on: records say it, and how many shared it */
+	struct pin pin;
 	/* After a failed round: the side that failed ("" for none) and the message. */
 	char failside[128];
 	char failmsg[1024];

@@ -66,8 +66,10 @@ COMPARE_ROUNDS ?= 6
 COMPARE_RETRIES ?= 10
 COMPARE_WAIT ?= 60
 COMPARE_TIMEOUT ?= 120
-# The CPU every side is pinned to: the last one.
-COMPARE_CPU ?= $(shell echo $$(( $$(nproc) - 1 )))
+# The CPU every side of a row is pinned to: auto, one no gate or compare
+# on the machine holds (alternate -c auto, the highest-numbered of those),
+# or a CPU number.
+COMPARE_CPU ?= auto
 # The gate: CPU pressure (percent of 10 s stalled) where the kernel has it,
 # else the 1-minute load average.
 COMPARE_MAXPRESSURE ?= 30
@@ -246,8 +248,7 @@ compare-check: $(COMPARE_BIN)/perfdoc
 	$(call compare_q,$(COMPARE_BIN)/perfdoc) -c $(call compare_q,$(COMPARE_TABLE)) $(call compare_q,$(COMPARE_DOC))
 
 compare-table: $(COMPARE_BIN)/perfdoc
-	$(call compare_q,$(COMPARE_BIN)/perfdoc) -t $(call compare_q,$(COMPARE_DOC)) > $(call compare_q,$(COMPARE_TABLE).tmp)
-	mv -f $(call compare_q,$(COMPARE_TABLE).tmp) $(call compare_q,$(COMPARE_TABLE))
+	$(call compare_q,$(COMPARE_BIN)/perfdoc) -t -o $(call compare_q,$(COMPARE_TABLE)) $(call compare_q,$(COMPARE_DOC))
 
 compare-drafts: $(COMPARE_BIN)/perfdoc
 	@rm -rf $(call compare_q,$(COMPARE_DIR)/drafts)

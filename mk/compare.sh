@@ -91,7 +91,7 @@ if [ "$mode" = allocs ]; then
 	if [ -f "$doc" ] && "$bin/perfdoc" -q "$doc" > /dev/null 2>&1; then
 		list=$(echo $COMPARE_SIDES | tr ' ' ',')
 		"$bin/perfdoc" -o "$doc" -K -r "$doc" -a "$dir/counts.out" -s "$list" -C "$cases" || exit 2
-		"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+		"$bin/perfdoc" -t -o "$COMPARE_TABLE" "$doc" || exit 2
 		say "wrote the allocations of $cases into $doc, and $COMPARE_TABLE"
 		exit 0
 	fi
@@ -141,6 +141,14 @@ if [ -n "${PERFGATE_PRESSURE-}" ] ||
 else
 	gauge=load maxload=$COMPARE_MAXLOAD gate="-l $maxload"
 fi
+
+# The CPU of a row's runs: auto (each row's alternate takes one no other
+# gate holds: the records say which, "pinned"), or a number.
+case $COMPARE_CPU in
+auto) cpuopt=-m ;;
+[0-9]|[0-9][0-9]|[0-9][0-9][0-9]|[0-9][0-9][0-9][0-9]) cpuopt=-n ;;
+*) say "COMPARE_CPU=$COMPARE_CPU: not auto or a CPU number"; exit 2 ;;
+esac
 
 # The rounds of a row: with three sides or more, whole periods of the
 # Williams design (alternate would round them up too; the document says
@@ -223,7 +231,7 @@ else
 	commit=none
 fi
 set -- -m "commit=$commit" -m "uncommitted_sha256=$dirty" \
-    -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -n "cpu=$COMPARE_CPU" -n "threads=1" \
+    -m "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$cpuopt" "cpu=$COMPARE_CPU" -n "threads=1" \
     -n "rounds=$rounds" -m "gauge=$gauge" -n "maxload=$maxload"
 # The pinned references: this machine's must be the lock's, and the lock
 # is the run's, so that a resume refuses another (allocations only pin
@@ -283,7 +291,7 @@ done
 # make compare-allocs with no document yet: every row deferred, described.
 if [ "$mode" = allocs ]; then
 	"$bin/perfdoc" -o "$doc" -K -a "$dir/counts.out" -s "$list" -C "$cases" "$@" || exit 2
-	"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+	"$bin/perfdoc" -t -o "$COMPARE_TABLE" "$doc" || exit 2
 	say "wrote the allocations of $cases into $doc, every row deferred, and $COMPARE_TABLE"
 	exit 0
 fi
@@ -409,13 +417,11 @@ for c in $cases; do
 	fi
 	"$bin/refjudge" -c "$c" -s "$list" "$runs" ${stats:+"$stats"} > "$dir/rows/$c.row"
 	case $? in
-	0) ;;
-	1)	# Deferred: by "wait", the gate did not open, and the rows after
-		# it need not try. refjudge writes the member in this form.
-		if grep -q '"deferred":"wait"' "$dir/rows/$c.row"; then
-			stopped=1
-			say "the load gate stayed closed: the rows after $c are deferred"
-		fi ;;
+	0 | 1) ;;
+	3)	# Deferred by "wait" (refjudge(1)): the gate did not open, and
+		# the rows after it need not try.
+		stopped=1
+		say "the load gate stayed closed: the rows after $c are deferred" ;;
 	*) exit 2 ;;
 	esac
 	if [ -f "$dir/rows/$c.acc" ]; then
@@ -432,7 +438,7 @@ done
 [ -n "$counts" ] && set -- -a "$dir/counts.out" "$@"
 # shellcheck disable=SC2086
 "$bin/perfdoc" -o "$doc" -s "$list" -C "$cases" "$@" || exit 2
-"$bin/perfdoc" -t "$doc" > "$COMPARE_TABLE.tmp" && mv -f "$COMPARE_TABLE.tmp" "$COMPARE_TABLE" || exit 2
+"$bin/perfdoc" -t -o "$COMPARE_TABLE" "$doc" || exit 2
 deferred=$("$bin/perfdoc" -q "$doc") || exit 2
 if [ -n "$deferred" ]; then
 	say "wrote $doc and $COMPARE_TABLE, partial"

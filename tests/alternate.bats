@@ -132,7 +132,7 @@ williams_check() {
 
 @test "alternate: -c to a CPU that is not there is exit 2" {
 	run -2 --separate-stderr alternate -c 1000 a="$A/metric.sh"
-	[ "$stderr" = "alternate: -c 1000: cannot pin to that CPU: Invalid argument" ]
+	[ "$stderr" = "alternate: -c 1000: CPU 1000 is not one this process may use" ]
 	[ -z "$output" ]
 }
 
@@ -659,6 +659,25 @@ SH
 	[ "$(echo "$output" | jq -r .cpus)" = "$want" ]
 	run -0 --separate-stderr taskset -c 0 alternate -c auto -r 1 a="sh -c 'echo \"{\\\"cpus\\\":\$(sed -n \"s/^Cpus_allowed_list:[[:space:]]*//p\" /proc/self/status)}\"'"
 	[ "$(echo "$output" | jq -r .cpus)" = 0 ]
+}
+
+@test "alternate -c: each record says the CPU its run was pinned to and how many other gates held it; a metric may not take those keys" {
+	run -0 --separate-stderr taskset -c 0 alternate -c auto -r 2 a="echo '{\"t_ns\":5}'"
+	[ "$(echo "$output" | jq -c '[.pinned, .shared, .t_ns]' | sort -u)" = "[0,0,5]" ]
+	# A gate that held CPU 0 as the run began is counted.
+	taskset -c 0 alternate -c 0 -r 1 a="sh -c 'touch in; while [ ! -e go ]; do sleep 0.1; done; echo {\\\"t_ns\\\":1}'" > held.jsonl &
+	while [ ! -e in ]; do sleep 0.1; done
+	run -0 --separate-stderr taskset -c 0 alternate -c auto -r 1 a="echo '{\"t_ns\":5}'"
+	touch go
+	wait
+	[ "$(echo "$output" | jq -c '[.pinned, .shared]')" = "[0,1]" ]
+	[ "$(jq -c '[.pinned, .shared]' held.jsonl)" = "[0,0]" ]
+	for key in pinned shared; do
+		run -2 --separate-stderr alternate -c auto -r 1 a="echo '{\"$key\":5}'"
+		[ "$stderr" = "alternate: side a, round 1: metric \"$key\" clashes with a key of alternate's own" ]
+		run -2 --separate-stderr alternate -c auto -r 1 -a "a:$key=x" a="echo '{\"t_ns\":5}'"
+		run -0 --separate-stderr alternate -r 1 a="echo '{\"$key\":5}'"
+	done
 }
 
 @test "alternate -F: a failure's side and message as two plain lines, the record's error, for a script" {

@@ -1034,6 +1034,26 @@ dj() {
 	[[ "${stderr_lines[1]}" == "x_ns "*" ok "*"1.044 [1.000,1.250]  ≤ +25.0 %" ]]
 }
 
+@test "cmpbudget: the gate's rule (gaterun -j): the machine line says when a run's CPU was shared with other gates (alternate -c: pinned, shared)" {
+	printf 'runs = 2\n[budget]\nx_ns = 0.25\n' >b.toml
+	pairs r.jsonl 8.0 8.0 8.0 8.0 8.0 8.0 8.0
+	sed 's/,"x_ns"/,"wall_s":1,"stall_s":0,"pinned":1,"shared":0,"x_ns"/' r.jsonl > alone.jsonl
+	run -0 --separate-stderr dj -b b.toml alone.jsonl
+	[ "$(echo "${lines[1]}" | jq -r .machine)" = "quiet (CPU pressure 0 % during the gate)" ]
+	# One run shared CPU 1 with another gate; one, later, CPU 0 with two.
+	sed '3s/"pinned":1,"shared":0/"pinned":1,"shared":1/' alone.jsonl > one.jsonl
+	run -0 --separate-stderr dj -b b.toml one.jsonl
+	[ "$(echo "${lines[1]}" | jq -r .machine)" = "quiet (CPU pressure 0 % during the gate, CPU 1 shared with another gate)" ]
+	[ "${stderr_lines[-1]}" = "machine: quiet (CPU pressure 0 % during the gate, CPU 1 shared with another gate)" ]
+	sed '5s/"pinned":1,"shared":0/"pinned":0,"shared":2/' one.jsonl > two.jsonl
+	run -0 --separate-stderr dj -b b.toml two.jsonl
+	[ "$(echo "${lines[1]}" | jq -r .machine)" = "quiet (CPU pressure 0 % during the gate, CPU 0 shared with 2 other gates)" ]
+	# Without the CPU pressure too.
+	sed 's/"wall_s":1,"stall_s":0,//' one.jsonl > nopsi.jsonl
+	run -0 --separate-stderr dj -b b.toml nopsi.jsonl
+	[ "$(echo "${lines[1]}" | jq -r .machine)" = "unknown (the rounds carry no CPU pressure, CPU 1 shared with another gate)" ]
+}
+
 @test "cmpbudget: the gate's rule (gaterun -j): undecided is dated 1970, with its reason; a claim is not" {
 	printf 'runs = 2\n[budget]\nx_ns = 0.05\n' >b.toml
 	pairs r.jsonl 8.0 9.0 9.0 9.0 9.0 9.0 9.0

@@ -5,6 +5,11 @@ TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 BIN=${PERFGATE_BIN:-$TOP/bin}
 PATH="$BIN:$PATH"
 DATA=$TOP/tests/data
+# A bats run's pinned runs hold their CPUs among its own gates alone
+# (lib/pin.c): the machine's other gates, other test runs among them, do
+# not move them. Outside every test's directory: a test's work tree (a git
+# project, a compare's digest of untracked files) holds no lock.
+export PERFGATE_CPU_LOCKS="$BATS_RUN_TMPDIR/cpu locks"
 
 # A tool refuses an unknown option and an option missing its value in its
 # own voice, with the usage line, exit 2 and nothing on stdout.

@@ -33,6 +33,23 @@ fake() {
 	run -0 --separate-stderr fake compare-check
 }
 
+@test "compare: COMPARE_CPU=auto: each row on a CPU no gate holds, the records say which; a bad value is refused before anything runs" {
+	taskset -c 0,1 true 2>/dev/null || skip "needs CPUs 0 and 1"
+	# A gate holds CPU 1 (alternate -c 1, waiting on a file).
+	taskset -c 0,1 alternate -c 1 -r 1 a="sh -c 'touch held; while [ ! -e go ]; do sleep 0.1; done; echo {\\\"t\\\":1}'" > held.jsonl &
+	while [ ! -e held ]; do sleep 0.1; done
+	run --separate-stderr taskset -c 0,1 make -s --no-print-directory -f "$C/Makefile" compare COMPARE_CPU=auto
+	touch go
+	wait
+	[ "$status" -eq 0 ]
+	jq -e '.run.cpu == "auto"' docs/perf.json
+	[ "$(jq -c '[.pinned, .shared]' build/compare/rows/*.jsonl | sort -u)" = "[0,0]" ]
+	rm -rf docs build
+	run -2 --separate-stderr fake compare COMPARE_CPU=last
+	[ "${stderr_lines[0]}" = "compare: COMPARE_CPU=last: not auto or a CPU number" ]
+	[ ! -e docs/perf.json ] && [ -z "$(ls build/compare/rows)" ]
+}
+
 @test "compare: a gate that closes mid-run leaves a partial document, exit 2; RESUME=1 completes it" {
 	# Call 6 (row beta, round 1) raises the pressure and keeps it up:
 	# beta's round ends above the gate with no retry left, gamma waits in

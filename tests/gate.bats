@@ -711,10 +711,13 @@ C
 	[ "$(summary error)" = "both: settings: GATE_TIMEOUT=0: not above 0 seconds" ]
 }
 
-@test "gate: every run is pinned to one CPU, the highest-numbered the gate may use (GATE_CPU=auto), or where GATE_CPU says" {
+@test "gate: every run is pinned to one CPU, the highest-numbered the gate may use that no other gate holds (GATE_CPU=auto), or where GATE_CPU says" {
 	fixed_gate '{"x_ns":8.0}'
 	[ "$status" -eq 0 ]
 	grep -qx "alternate -c auto" "$G/runs.id"
+	# Each run's record says where it ran, and that no other gate held it (tests/pin.bats: when one does).
+	want=$(taskset -cp $$ | sed 's/.*: //' | tr ',' '\n' | sed 's/.*-//' | sort -n | tail -n 1)
+	[ "$(jq -c '[.pinned, .shared]' "$G/runs.jsonl" | sort -u)" = "[$want,0]" ]
 	# GATE_CPU=off leaves the runs where the system puts them; a number pins there.
 	fixed_gate '{"x_ns":8.0}' GATE_CPU=off
 	grep -qx "alternate " "$G/runs.id"

@@ -255,3 +255,14 @@ rmsnorm" ]
 	[ "$(jq -c '[.status, .sides.kata.version, .run.commit, [.rows[].case]]' perf.json)" = \
 	    '["complete","gcc","abc",["sum","matmul"]]' ]
 }
+
+@test "perfdoc: -t -o writes the table whole into the file, in place over a device, nothing on stdout" {
+	run -0 --separate-stderr perfdoc -t -o "$BATS_TEST_TMPDIR/t -1;\$x.md" "$P/perf.json"
+	[ -z "$output" ]
+	perfdoc -t "$P/perf.json" | cmp - "$BATS_TEST_TMPDIR/t -1;\$x.md"
+	run -0 perfdoc -t -o /dev/null "$P/perf.json"
+	[ -c /dev/null ]
+	run -2 --separate-stderr perfdoc -t -o "$BATS_TEST_TMPDIR/no/such/t.md" "$P/perf.json"
+	[[ $stderr == "perfdoc: $BATS_TEST_TMPDIR/no/such/t.md"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/no/such/t.md.tmp" ]
+}

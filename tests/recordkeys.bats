@@ -45,3 +45,24 @@ C
 	[ "$status" -eq 0 ]
 	grep -q '"threads"' "$T/gate/runs.jsonl"
 }
+
+@test "recordkeys: every bookkeeping key is in each list of them the docs give, and no other" {
+	want=$(echo "$keys" | sort)
+	# minjson -x and plotrounds -x: the default as comma lists of .Ql.
+	for page in minjson plotrounds; do
+		got=$(sed -n '/^\.It Fl x/,/^\.It\|^\.El/p' "$TOP/man/$page.1" | grep -o '^\.Ql [a-z_]*,[a-z_,]*' |
+		    sed 's/^\.Ql //' | tr ',' '\n' | sort)
+		[ "$got" = "$want" ] || { echo "$page.1: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')"; return 1; }
+	done
+	# cmpbudget(1): the parenthesis that says which members are not metrics.
+	got=$(sed -n '/alternate.s bookkeeping/,/are not metrics/p' "$TOP/man/cmpbudget.1" | sed -n 's/^\.Qq \([a-z_]*\).*/\1/p' | sort)
+	[ "$got" = "$want" ] || { echo "cmpbudget.1: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')"; return 1; }
+	# docs/DESIGN.md: the list of bookkeeping keys.
+	got=$(sed -n '/\*\*Bookkeeping keys\*\*/,/are listed once/p' "$TOP/docs/DESIGN.md" | grep -o '`[a-z_]*`' | tr -d '`' | sort)
+	[ "$got" = "$want" ] || { echo "DESIGN.md: $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')"; return 1; }
+	# alternate(1) says what each one is.
+	for k in $keys; do
+		[ "$k" = busy ] && continue
+		grep -q "\(^\.Ql\|Ql\) $k\( \|$\)" "$TOP/man/alternate.1" || { echo "alternate.1 has no .Ql $k"; return 1; }
+	done
+}

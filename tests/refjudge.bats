@@ -47,14 +47,14 @@ runs_with() {
 	[ "$stderr" = "refjudge: runs.jsonl:2: row sum: side plain reported no sum_input_sha256" ]
 }
 
-@test "refjudge: a row the gate deferred is written as such, exit 1, the deferral a member" {
+@test "refjudge: a row the gate deferred is written as such, exit 1 (3 for a wait), the deferral a member" {
 	head -n 3 "$R/runs.jsonl" >runs.jsonl
 	echo '{"error":"round 2: the load gate stayed closed: CPU pressure 90 at or above 30 after the round, and all 0 retries are used","deferred":true,"round":2,"gate":"retries","pressure":90,"maxload":30,"retries":0}' >>runs.jsonl
 	run -1 --separate-stderr refjudge -c sum -s kata,plain,numpy runs.jsonl
 	[ "$output" = '{"case":"sum","metric":"sum_ns","valid":false,"deferred":"retries","error":"round 2: the load gate stayed closed: CPU pressure 90 at or above 30 after the round, and all 0 retries are used","rounds":1,"retries":0}' ]
 	[ "$stderr" = "refjudge: row sum deferred: round 2: the load gate stayed closed: CPU pressure 90 at or above 30 after the round, and all 0 retries are used" ]
 	echo '{"error":"round 1: the load gate stayed closed: load average 5 still at or above 3 after 60 s","deferred":true,"round":1,"gate":"wait","load":5,"maxload":3,"waited_s":60}' >runs.jsonl
-	run -1 --separate-stderr refjudge -c sum -s kata,plain runs.jsonl
+	run -3 --separate-stderr refjudge -c sum -s kata,plain runs.jsonl
 	[ "$(echo "$output" | jq -c '[.deferred, .rounds]')" = '["wait",0]' ]
 }
 
@@ -67,7 +67,7 @@ runs_with() {
 	# A wait says how many the run had used.
 	sed '1,3s/"discarded":0/"discarded":1/' "$R/runs.jsonl" | head -n 3 >runs.jsonl
 	echo '{"error":"round 2: the load gate stayed closed: CPU pressure 90 still at or above 30 after 60 s","deferred":true,"round":2,"gate":"wait","pressure":90,"maxload":30,"waited_s":60,"retries":2}' >>runs.jsonl
-	run -1 --separate-stderr refjudge -c sum -s kata,plain,numpy runs.jsonl
+	run -3 --separate-stderr refjudge -c sum -s kata,plain,numpy runs.jsonl
 	[ "$(echo "$output" | jq -c '[.deferred, .rounds, .retries]')" = '["wait",1,2]' ]
 	# What the gate read before each round stands beside what was read after.
 	sed 's/"round":\([0-9]\),/"round":\1,"pressure_before":0.\1,/' "$R/runs.jsonl" >runs.jsonl

@@ -262,3 +262,22 @@ compare: side numpy: its worker was refused"* ]]
 	[ "$(cat docs/perf.json)" = keep ]
 	[ ! -e build/compare/workers/none/kata/pid ]
 }
+
+@test "wside: a round moves its worker onto the CPU it was pinned to (alternate -c), so the worker computes there" {
+	taskset -c 0,1 true 2>/dev/null || skip "needs CPUs 0 and 1"
+	run -0 --separate-stderr taskset -c 0,1 wside -s run -a sum=1x8192:sum.arg -- "$B/worker"
+	pid=$(cat run/pid)
+	for cpu in 0 1; do
+		BENCH_CASES=sum run -0 --separate-stderr taskset -c $cpu wside run
+		[ "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status")" = $cpu ]
+	done
+	# Through alternate -c auto, as make compare runs it: the CPU alternate took.
+	BENCH_CASES=sum run -0 --separate-stderr taskset -c 0,1 alternate -c auto -r 1 w="wside run"
+	[ "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status")" = "$(echo "$output" | jq .pinned)" ]
+	# A worker that is gone is one line, exit 2.
+	printf '999999999\n' > run/pid.bad
+	mv run/pid run/pid.ok && mv run/pid.bad run/pid
+	BENCH_CASES=sum run -2 --separate-stderr wside run
+	[ "$stderr" = "wside: run: cannot move the worker (pid 999999999) onto this process's CPUs: No such process" ]
+	mv run/pid.ok run/pid
+}
