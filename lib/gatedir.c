@@ -226,7 +226,7 @@ gatedir_say(const char *dir, const char *reasonfile)
 	jrecord_free(&rec);
 	/* Records that cannot be written leave the caller without an answer, whatever the verdict. */
 	if (fwrite(text, 1, n, stdout) != n || fflush(stdout) != 0 || ferror(stdout)) {
-		warnmsg("the records could not be written to standard output");
+		warnmsg("write stdout: %s: the records could not be written to standard output", strerror(errno));
 		status = 2;
 	}
 	free(text);

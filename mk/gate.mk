@@ -250,7 +250,11 @@ $(GATEDIR)/judge.id: FORCE | $(GATEDIR)/runs.id
 	@$(GATE_SH) rule $(call gate_q,$(GATEDIR)) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE)) \
 	    $(call gate_q,$(GATE_UNBUDGETED))
 
-# Measuring reads the rule too (GATE_NOISE: one round at a time or not).
+# gaterun measures and judges (gate.sh measure): runs.jsonl is rewritten
+# whole after every round, so make must not delete it when the gate is
+# interrupted: the rounds measured so far are whole, and the next gate goes
+# on from them.
+.PRECIOUS: $(GATEDIR)/runs.jsonl
 $(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id | $(GATEDIR)/judge.id
 	@$(GATE_SH) measure $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN))
 

@@ -199,7 +199,7 @@ examples=(
 	[ -w /dev/full ] || skip "no /dev/full"
 	printf '{"verdict":"ok"}\n' > g/verdict.jsonl
 	run -2 --separate-stderr bash -c 'gaterun -v g > /dev/full'
-	[ "$stderr" = "gaterun: the records could not be written to standard output" ]
+	[ "$stderr" = "gaterun: write stdout: No space left on device: the records could not be written to standard output" ]
 }
 
 @test "gaterun: settings out of range are one line naming the option, exit 2, nothing run" {
