@@ -6,7 +6,10 @@
  * furthest toward a regression) and proposes the smallest budget, in
  * whole percent, that would have held every gate with a margin over that
  * drift. Writes one record, and the same for a person on stderr.
- * Exit 0 no false alarm, 1 a false alarm, 2 cannot decide.
+ * Exit 0 no false alarm, 1 a false alarm, 2 cannot decide. With -i, the
+ * question of perfgate -i about one gate's records instead: whether a
+ * metric improved beyond its budget (exit 1) or none did (0). With -b,
+ * the record of perfgate bisect, and whether its culprit is confirmed.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,9 +19,11 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "jsonwrite.h"
 #include "msg.h"
 #include "names.h"
 #include "perfjson.h"
+#include "stats.h"
 #include "tool.h"
 #include "util.h"
 #include "version.h"
@@ -57,7 +62,7 @@ static char *pending;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-qV] [-m margin] [file ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-biqV] [-m margin] [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -308,6 +313,118 @@ putline(void)
 	free(path);
 }
 
+/*
+ * -i: whether the records of a gate say that a metric improved beyond its
+ * budget: a metric record whose verdict is "improved", a summary that
+ * lists one in "improved", or a count's record (no "rounds": counts are
+ * exact, judged ok or regressed only) whose head is below its base by
+ * more than the budget, by the judge's own rule. 1 yes, 0 no; the first
+ * reason a file cannot be read otherwise.
+ */
+static char *
+improvedfile(const char *path, int *found)
+{
+	struct jreader r;
+	struct jrecord rec = { 0 };
+	const struct jfield *v, *b, *h, *u, *better;
+	const char *line, *err;
+	char *msg = NULL;
+	size_t len;
+	int got;
+
+	if (jreader_open(&r, path) != 0)
+		return msgf("%s: %s", path, strerror(errno));
+	while (msg == NULL && (got = jreader_next(&r, &line, &len)) == 1) {
+		if ((err = jparse(line, len, &rec)) != NULL) {
+			msg = msgf("%s:%lu: %s", r.name, r.lineno, err);
+			break;
+		}
+		v = jget(&rec, "verdict", 7);
+		if (jget(&rec, "metric", 6) == NULL) {
+			v = jget(&rec, "improved", 8);
+			if (v != NULL && v->type == J_ARRAY && memchr(v->raw, '"', v->rawlen) != NULL)
+				*found = 1;
+			continue;
+		}
+		if (v != NULL && israw(v, "improved")) {
+			*found = 1;
+			continue;
+		}
+		b = jget(&rec, "base", 4), h = jget(&rec, "head", 4), u = jget(&rec, "budget", 6);
+		better = jget(&rec, "better", 6);
+		if (jget(&rec, "rounds", 6) == NULL && (better == NULL || israw(better, "lower")) &&
+		    b != NULL && h != NULL && u != NULL && b->type == J_NUMBER && h->type == J_NUMBER &&
+		    u->type == J_NUMBER && improved(b->num, h->num, u->num))
+			*found = 1;
+	}
+	if (msg == NULL && got == -1)
+		msg = msgf("%s: %s", r.name, strerror(errno));
+	jrecord_free(&rec);
+	jreader_close(&r);
+	return msg;
+}
+
+static int
+improvedmain(int argc, char *argv[])
+{
+	char *msg;
+	int i, found = 0;
+
+	if (argc == 0 && (msg = improvedfile("-", &found)) != NULL)
+		die("%s", msg);
+	for (i = 0; i < argc; i++)
+		if ((msg = improvedfile(argv[i], &found)) != NULL)
+			die("%s", msg);
+	return found;
+}
+
+/*
+ * -b: the record of perfgate bisect, from its operands GOOD BAD COMMIT
+ * SUBJECT STEPS SKIPPED and the exit statuses of the two confirmation
+ * gates: COMMIT against its parent, and the parent against GOOD. The
+ * culprit is confirmed when the first says so (1) and the second does not
+ * (0). The same for a person on stderr. Exit 0 confirmed, 1 not borne
+ * out, 2 when a gate could not say.
+ */
+static const char *
+bisectword(long status, const char *what)
+{
+	return status == 0 ? "ok" : status == 1 ? what : "error";
+}
+
+static int
+bisectmain(int argc, char *argv[], int improve)
+{
+	const char *what = improve ? "improved" : "regressed", *why;
+	struct jwriter w;
+	long n[4];
+	int i, status;
+
+	if (argc != 8)
+		usage();
+	for (i = 0; i < 4; i++)
+		if ((why = parse_long(argv[4 + i], 0, 1000000000, &n[i])) != NULL)
+			die("-b: %s: %s", argv[4 + i], why);
+	jw_begin(&w, stdout);
+	jw_str(&w, "bisect", what);
+	jw_str(&w, "commit", argv[2]);
+	jw_str(&w, "subject", argv[3]);
+	jw_bool(&w, "confirmed", n[2] == 1 && n[3] == 0);
+	jw_str(&w, "culprit_vs_parent", bisectword(n[2], what));
+	jw_str(&w, "parent_vs_good", bisectword(n[3], what));
+	jw_long(&w, "steps", n[0]);
+	jw_long(&w, "skipped", n[1]);
+	jw_str(&w, "good", argv[0]);
+	jw_str(&w, "bad", argv[1]);
+	jw_end(&w);
+	fprintf(stderr, "against its parent: %s; its parent against %s: %s (%s)\n", bisectword(n[2], what), argv[0],
+	    bisectword(n[3], what), n[2] == 1 && n[3] == 0 ? "confirmed" : "NOT confirmed");
+	status = n[2] == 1 && n[3] == 0 ? 0 : n[2] <= 1 && n[3] <= 1 ? 1 : 2;
+	if (fshut(stdout, "stdout") != 0)
+		status = 2;
+	return status;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -315,14 +432,20 @@ main(int argc, char *argv[])
 	char *msg;
 	double margin = 1.5;
 	size_t i;
-	int c, checkonly = 0, status;
+	int c, bisect = 0, checkonly = 0, improvedonly = 0, status;
 
 	setargv0(argv[0]);
 	if (asks_version(argc, argv))
 		return print_version();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":m:nq")) != -1) {
+	while ((c = getopt(argc, argv, ":bim:nq")) != -1) {
 		switch (c) {
+		case 'b':
+			bisect = 1;
+			break;
+		case 'i':
+			improvedonly = 1;
+			break;
 		case 'm':
 			if ((why = parse_double(optarg, 1, 100, &margin)) != NULL) {
 				warnmsg("-m %s: %s", optarg, why);
@@ -341,6 +464,10 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (bisect)
+		return bisectmain(argc, argv, improvedonly);
+	if (improvedonly)
+		return improvedmain(argc, argv);
 	/* -n: the options are good; make noise asks before its gates run. */
 	if (checkonly) {
 		if (argc > 0)

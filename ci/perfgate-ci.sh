@@ -48,12 +48,15 @@ md_text() {
 	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/[][\\`*_{}()#+!|~"$]/\\&/g'
 }
 
-# summary STATUS OUT MARKER: the Markdown verdict of this job. A verdict
-# (0 or 1) comes with its table, written with it, even from the gate's
-# cache; an undecided gate shows its summary record, and the table only
-# when this run wrote one (a budget naming a metric the bench lacks).
+# summary STATUS OUT MARKER MD VERDICT: the Markdown verdict of this job.
+# A verdict (0 or 1) comes with its table MD, written with the records
+# VERDICT, even from the gate's cache, when VERDICT is what this gate
+# printed (OUT), byte for byte: never a table of an earlier gate, another
+# mode's or another GATEDIR's. An undecided gate shows its summary record,
+# and the table only when this run wrote one (a budget naming a metric the
+# bench lacks).
 summary() {
-	status=$1 out=$2 marker=$3
+	status=$1 out=$2 marker=$3 md=$4 verdict=$5
 	{
 		echo "### perfgate"
 		echo
@@ -63,8 +66,13 @@ summary() {
 			cat "$gatedir/budget-changes.md"
 			echo
 		fi
-		if [ "$status" -le 1 ] && [ -f "$gatedir/verdict.md" ] || newer "$gatedir/verdict.md" "$marker"; then
-			cat "$gatedir/verdict.md"
+		if { [ "$status" -le 1 ] && [ -f "$md" ] && cmp -s "$out" "$verdict"; } || newer "$md" "$marker"; then
+			cat "$md"
+			echo
+		elif [ "$status" -le 1 ]; then
+			# A counts gate writes no table: its answer, by its status.
+			if [ "$status" = 0 ]; then echo '**perfgate: ok** (status 0):'; else echo '**perfgate: regressed** (status 1):'; fi
+			echo "this gate wrote no table; its records are in $(basename "$out"), kept with the artifact."
 			echo
 		fi
 		if [ "$status" -gt 1 ]; then
@@ -74,7 +82,8 @@ summary() {
 			tail -n 1 "$out"
 			echo '```'
 		fi
-		if [ -f "$gatedir/rounds.svg" ]; then
+		# The picture of rounds: a time gate's (a counts gate has none).
+		if [ "$md" = "$gatedir/verdict.md" ] && [ -f "$gatedir/rounds.svg" ]; then
 			echo
 			echo "Every round is drawn in rounds.svg, kept with the records in the job's artifact."
 		fi
@@ -120,15 +129,29 @@ cmd_gate() {
 		echo "perfgate-ci: fetching origin/$branch" >&2
 		git fetch --no-tags origin "+refs/heads/$branch:refs/remotes/origin/$branch" || exit 2
 	fi
+	set -- BASE="origin/$branch" HEAD=. "$@"
+	# Where the gate writes and which verdict it gives (time, counts or
+	# both), and the budget the head's Makefile names: make's answers, for
+	# the variables given here, in the environment or in the Makefile.
+	# The $(...) are make's, expanded by make.
+	# shellcheck disable=SC2016
+	asked=$(${MAKE:-make} -s --no-print-directory "$@" --eval='perfgate-ci-ask: ; @printf "%s\n" \
+	    $(call gate_q,$(GATEDIR)) $(call gate_q,$(GATE_MODE)) $(call gate_q,$(BUDGET))' perfgate-ci-ask 2>/dev/null) || asked=
+	gatedir=$(printf '%s\n' "$asked" | sed -n 1p)
+	mode=$(printf '%s\n' "$asked" | sed -n 2p)
+	path=$(printf '%s\n' "$asked" | sed -n 3p)
+	gatedir=${gatedir:-${GATEDIR:-build/gate}}
+	case $mode in
+	counts) verdict=$gatedir/counts/verdict.jsonl md=$gatedir/counts/verdict.md ;;
+	both) verdict=$gatedir/both/verdict.jsonl md=$gatedir/verdict.md ;;
+	*) verdict=$gatedir/verdict.jsonl md=$gatedir/verdict.md ;;
+	esac
 	start
 	out=$gatedir/perfgate.out
 	status=0
-	# The budget the head's Makefile names, as the base holds it.
+	# The budget, as the base holds it.
 	rm -f "$gatedir/budget-changes.md"
 	loosened=0 budget_judged="judged by the head's budget"
-	set -- BASE="origin/$branch" HEAD=. "$@"
-	path=$(${MAKE:-make} -s --no-print-directory "$@" \
-	    --eval='perfgate-ci-budget: ; @printf "%s\n" $(call gate_q,$(BUDGET))' perfgate-ci-budget 2>/dev/null) || path=
 	case $path in
 	''|/*) ;;
 	*)	prefix=$(git rev-parse --show-prefix)
@@ -158,7 +181,7 @@ cmd_gate() {
 	    command -v plotrounds > /dev/null 2>&1; then
 		plotrounds -v "$gatedir/verdict.jsonl" -o "$gatedir/rounds.svg" "$gatedir/runs.jsonl" || true
 	fi
-	summary "$status" "$out" "$marker"
+	summary "$status" "$out" "$marker" "$md" "$verdict"
 	rm -f "$marker"
 	exit "$status"
 }
@@ -190,7 +213,7 @@ cmd_merge() {
 	if [ $# -gt 0 ] && command -v plotrounds > /dev/null 2>&1; then
 		plotrounds -v "$out" -o "$gatedir/rounds.svg" "$@" || true
 	fi
-	summary "$status" "$out" "$marker"
+	summary "$status" "$out" "$marker" "$gatedir/verdict.md" "$out"
 	rm -f "$marker"
 	exit "$status"
 }

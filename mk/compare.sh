@@ -15,6 +15,8 @@
 # command that prints a JSON object about it).
 set -u
 
+# COMPARE_DOC and the rest come from compare.mk, in the environment.
+# shellcheck disable=SC2153
 bin=$COMPARE_BIN dir=$COMPARE_DIR doc=$COMPARE_DOC
 
 say() {
@@ -41,6 +43,8 @@ echo $$ > "$dir/lock.pid"
 impl_counts() {
 	[ "${COMPARE_ALLOCS:-1}" = 0 ] && return 0
 	out=$1
+	# The sides are a list of words, split here.
+	# shellcheck disable=SC2086
 	set -- $COMPARE_SIDES
 	cmd=$(side_var "$1" CMD)
 	[ -n "$cmd" ] || { say "side $1: COMPARE_CMD_$1 is empty"; exit 2; }
@@ -58,7 +62,7 @@ worst() {
 mode=${1:-compare}
 rm -rf "$dir/rows"
 mkdir -p "$dir/rows" "$(dirname "$doc")" || exit 2
-cases=$COMPARE_CASES resume= counts=
+cases=$COMPARE_CASES resume='' counts=''
 
 # make compare-ci: nothing timed. The table is what the document renders,
 # the implementation's allocations a call are those it records, and every
@@ -68,16 +72,16 @@ if [ "$mode" = ci ]; then
 	rc=0
 	# Every side's licence, every row's entry for every reference, as make compare wants them.
 	"$bin/perfdoc" -R "$doc" || rc=$(worst $rc $?)
-	"$bin/perfdoc" -c "$COMPARE_TABLE" "$doc" || rc=$(worst $rc $?)
+	"$bin/perfdoc" -c "$COMPARE_TABLE" "$doc" || rc=$(worst "$rc" $?)
 	if [ "${COMPARE_ALLOCS:-1}" != 0 ]; then
 		impl_counts "$dir/ci-counts.out"
-		"$bin/perfdoc" -k "$dir/ci-counts.out" -C "$cases" "$doc" || rc=$(worst $rc $?)
+		"$bin/perfdoc" -k "$dir/ci-counts.out" -C "$cases" "$doc" || rc=$(worst "$rc" $?)
 	fi
 	if [ -n "${COMPARE_HEADER-}" ]; then
-		"$bin/perfdoc" -p "$COMPARE_HEADER" -e "$COMPARE_EXEMPT" "$doc" || rc=$(worst $rc $?)
+		"$bin/perfdoc" -p "$COMPARE_HEADER" -e "$COMPARE_EXEMPT" "$doc" || rc=$(worst "$rc" $?)
 	fi
-	[ $rc = 0 ] && say "compare-ci: the licences, every row's references, $COMPARE_TABLE, the allocations and ${COMPARE_HEADER:-the cases} agree with $doc"
-	exit $rc
+	[ "$rc" = 0 ] && say "compare-ci: the licences, every row's references, $COMPARE_TABLE, the allocations and ${COMPARE_HEADER:-the cases} agree with $doc"
+	exit "$rc"
 fi
 
 # make compare-allocs: the allocations a call recorded, nothing timed.
@@ -89,6 +93,7 @@ if [ "$mode" = allocs ]; then
 	impl_counts "$dir/counts.out"
 	[ -n "$counts" ] || { say "compare-allocs: COMPARE_ALLOCS=0: nothing to record"; exit 2; }
 	if [ -f "$doc" ] && "$bin/perfdoc" -q "$doc" > /dev/null 2>&1; then
+		# shellcheck disable=SC2086 # echo joins the words of the list
 		list=$(echo $COMPARE_SIDES | tr ' ' ',')
 		"$bin/perfdoc" -o "$doc" -K -r "$doc" -a "$dir/counts.out" -s "$list" -C "$cases" || exit 2
 		"$bin/perfdoc" -t -o "$COMPARE_TABLE" "$doc" || exit 2
@@ -157,6 +162,7 @@ rounds=$COMPARE_ROUNDS
 case $rounds in
 ''|*[!0-9]*|0*) say "COMPARE_ROUNDS=$rounds: not a whole number of rounds above 0"; exit 2 ;;
 esac
+# shellcheck disable=SC2086 # the sides, a list of words
 set -- $COMPARE_SIDES
 if [ $# -ge 3 ]; then
 	period=$(( $# % 2 == 0 ? $# : 2 * $# ))
@@ -171,7 +177,7 @@ if [ $# -ge 3 ]; then
 elif [ $# = 2 ]; then
 	# Two sides alternate exactly, any number of rounds: the first
 	# four rounds said in full.
-	order= r=1
+	order='' r=1
 	while [ $r -le "$rounds" ] && [ $r -le 4 ]; do
 		if [ $((r % 2)) = 1 ]; then o="$1 $2"; else o="$2 $1"; fi
 		order=${order:+$order, }$o r=$((r + 1))
@@ -359,7 +365,7 @@ score_row() {
 # becomes wside on that worker, so that no round includes its start-up;
 # what the worker said of itself joins the side's description. Stopped
 # when this script ends.
-workers= wroot=$dir/workers/$commit
+workers='' wroot=$dir/workers/$commit
 # start_worker SIDE COMMAND: its own "$@", not the run's description.
 start_worker() {
 	ws=$1 wd=$wroot/$1 w=$2
@@ -443,6 +449,7 @@ deferred=$("$bin/perfdoc" -q "$doc") || exit 2
 if [ -n "$deferred" ]; then
 	say "wrote $doc and $COMPARE_TABLE, partial"
 	# An incomplete document is not a success: 2, the rows kept.
+	# shellcheck disable=SC2086 # echo joins the words of the list
 	say "partial: deferred $(echo $deferred | sed 's/ /, /g'); make compare RESUME=1 measures them again"
 	exit 2
 fi

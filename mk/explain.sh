@@ -81,10 +81,10 @@ suspects() {
 	sed -n 's/^lib //p' "$b" | sort -k 2 > "$dir/explain.libs.base"
 	sed -n 's/^lib //p' "$h" | sort -k 2 > "$dir/explain.libs.head"
 	join -1 2 -2 2 -a 1 -a 2 -e - -o 0,1.1,2.1 "$dir/explain.libs.base" "$dir/explain.libs.head" |
-	while read -r path bd hd; do
-		if [ "$bd" = - ]; then echo "shared library: only head loads $path"
-		elif [ "$hd" = - ]; then echo "shared library: only base loads $path"
-		elif [ "$bd" != "$hd" ]; then echo "shared library: $path differs (sha256:$(printf '%s' "$bd" | cut -c1-16) -> sha256:$(printf '%s' "$hd" | cut -c1-16))"
+	while read -r path lb lh; do
+		if [ "$lb" = - ]; then echo "shared library: only head loads $path"
+		elif [ "$lh" = - ]; then echo "shared library: only base loads $path"
+		elif [ "$lb" != "$lh" ]; then echo "shared library: $path differs (sha256:$(printf '%s' "$lb" | cut -c1-16) -> sha256:$(printf '%s' "$lh" | cut -c1-16))"
 		fi
 	done
 	rm -f "$dir/explain.libs.base" "$dir/explain.libs.head"
@@ -116,7 +116,7 @@ count() {
 		return 0
 	fi
 	rm -f "$out.key"
-	BENCH_CASES=$2 "$bin/countof" ${3-} -s "$1" -t "$timeout" -d "$out" \
+	BENCH_CASES=$2 "$bin/countof" ${3:+"$3"} -s "$1" -t "$timeout" -d "$out" \
 	    sh -c "$(cat "$dir/$1/bench.cmd")" > "$out.jsonl" 2> "$out.log" || {
 		rm -f "$out.key.tmp"
 		return 2
@@ -252,7 +252,7 @@ if [ "$mode" = last ]; then
 		*) f=$dir/$m/verdict.jsonl ;;
 		esac
 		[ -f "$f" ] || continue
-		if [ -z "$mode" ] || [ "$f" -nt "$newest" ]; then mode=$m newest=$f; fi
+		if [ -z "$mode" ] || [ -n "$(find "$f" -prune -newer "$newest")" ]; then mode=$m newest=$f; fi
 	done
 	[ -n "$mode" ] || { echo "explain: no gate in $dir to explain" >&2; exit 2; }
 fi
@@ -278,7 +278,7 @@ if [ -z "$metrics" ]; then
 	exit 0
 fi
 suspects=$(suspects)
-explained=0 tabled= tabled_as=
+explained=0 tabled='' tabled_as=''
 what=
 for m in $metrics; do
 	case $m in

@@ -50,6 +50,8 @@ esc() {
 }
 
 # under DIR: DIR escaped, as ${prefix}/... when it lies under PREFIX.
+# ${prefix} is pkg-config's variable, written as it is.
+# shellcheck disable=SC2016
 under() {
 	case $1 in
 	"$prefix") under_out='${prefix}' ;;

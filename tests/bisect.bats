@@ -194,3 +194,46 @@ as_found() {
 	run -2 --separate-stderr perfgate bisect HEAD
 	[ "${stderr_lines[0]}" = "perfgate: bisect needs a good and a bad revision" ]
 }
+
+# bisect_termed WHEN: perfgate bisect in time mode, its benchmark wrapped
+# in a sleep of hours: on every gate (WHEN=steps), or only in the
+# confirmation's gate of the culprit against its parent (WHEN=confirm,
+# its GATEDIR bisect-culprit), sent TERM once that sleep runs. perfgate
+# exits 143 within 2 s, the repository as it was, nothing of its session
+# left running (setsid: the session is perfgate's pid), no temporary file.
+bisect_termed() {
+	local mark pid i last
+	history slow
+	last=$(git rev-parse HEAD)
+	mark=$((RANDOM + 40000))
+	case $1 in
+	steps) printf 'sleep %s.5\nexec "$@"\n' "$mark" ;;
+	confirm) printf 'case $1 in *bisect-culprit*) sleep %s.5 ;; esac\nexec "$@"\n' "$mark" ;;
+	esac > "$BATS_TEST_TMPDIR/slow.sh"
+	export TMPDIR=$BATS_TEST_TMPDIR/tmp
+	mkdir "$TMPDIR"
+	setsid perfgate bisect HEAD~63 HEAD GATE_MK="$MK" \
+	    GATE_BENCH="sh $BATS_TEST_TMPDIR/slow.sh \$(GATE_SIDE)/bench/bench" > "$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	for i in $(seq 1200); do
+		pgrep -f "sleep $mark.5" > /dev/null && break
+		sleep 0.1
+	done
+	pgrep -f "sleep $mark.5" > /dev/null
+	[ "$1" = steps ] || grep -q 'confirming it' "$BATS_TEST_TMPDIR/out"
+	signal_wait TERM "$pid"
+	[ "$signal_status" = 143 ]
+	[ "$signal_ms" -lt 2000 ]
+	sleep 0.3
+	[ -z "$(in_session "$pid")" ]
+	[ -z "$(ls -A "$TMPDIR")" ]
+	as_found "$last"
+}
+
+@test "bisect: TERM while git bisect run gates a commit: exit 143 within 2 s, the repository as it was, nothing left" {
+	bisect_termed steps
+}
+
+@test "bisect: TERM while the culprit is confirmed: its two gates stop with it, exit 143 within 2 s, nothing left" {
+	bisect_termed confirm
+}

@@ -280,3 +280,23 @@ ci_budget() {
 	done
 	grep -q '^ *PERFGATE_COMMIT: ""$' "$TOP/ci/github/perfgate.yml"
 }
+
+@test "perfgate-ci: the job summary is this gate's or none: GATEDIR given as a variable, a counts gate after a time gate" {
+	mkorigin
+	run -0 --separate-stderr sh "$CI" gate main GATE_MK="$MK"
+	grep -q '^\*\*cmpbudget: ok\*\*' build/gate/summary.md
+	cp "$FIX/variants/slow-fx.c" src/fx.c
+	git commit -q -am 'fx: a volatile sum'
+	export GITHUB_STEP_SUMMARY=$T/summary.md
+	# The gate in another GATEDIR, named on the command line.
+	run -1 --separate-stderr sh "$CI" gate main GATE_MK="$MK" GATEDIR="$T/g"
+	grep -qx '\*\*cmpbudget: regressed\*\*: `fx_sum_ns`' "$GITHUB_STEP_SUMMARY"
+	run -1 grep -q 'cmpbudget: ok' "$GITHUB_STEP_SUMMARY"
+	[ -s "$T/g/summary.md" ]
+	# A counts gate, with the time gate's ok table still in build/gate.
+	rm "$GITHUB_STEP_SUMMARY"
+	run -1 --separate-stderr sh "$CI" gate main GATE_MK="$MK" GATE_MODE=counts GATE_EXPLAIN=off
+	[ "$(tail -n 1 build/gate/perfgate.out | jq -r .verdict)" = regressed ]
+	run -1 grep -q 'cmpbudget: ok' "$GITHUB_STEP_SUMMARY"
+	grep -qx '\*\*perfgate: regressed\*\* (status 1):' "$GITHUB_STEP_SUMMARY"
+}

@@ -81,3 +81,38 @@ setpressure() {
 	    "$1" >"$PERFGATE_PRESSURE.tmp"
 	mv "$PERFGATE_PRESSURE.tmp" "$PERFGATE_PRESSURE"
 }
+
+# signal_wait SIGNAL PID: sends SIGNAL to PID (a command started with
+# `setsid ... &`, so that its session is PID) and waits 5 s at most for it
+# to end: its status in signal_status, the milliseconds it took in
+# signal_ms. One still running then is killed with its session, and its
+# status is 999, so that a test of code that ignores the signal fails
+# quickly instead of hanging.
+signal_wait() {
+	local t0 t1 i p
+	t0=$(date +%s%N)
+	kill "-$1" "$2"
+	for i in $(seq 50); do
+		case $(ps -o stat= -p "$2") in Z*|'') break ;; esac
+		sleep 0.1
+	done
+	t1=$(date +%s%N)
+	signal_ms=$(((t1 - t0) / 1000000))
+	case $(ps -o stat= -p "$2") in
+	Z*|'') signal_status=0; wait "$2" || signal_status=$? ;;
+	*)	for p in $(pgrep -s "$2"); do kill -9 "$p" 2> /dev/null || true; done
+		wait "$2" || true
+		signal_status=999 ;;
+	esac
+	echo "status $signal_status after $signal_ms ms"
+}
+
+# in_session SID: the processes of session SID still running (a zombie
+# has ended: only its parent's wait is missing), killed after they are
+# listed, so that a failing test leaves none behind.
+in_session() {
+	local p
+	p=$(ps -o stat=,pid= -s "$1" | awk '$1 !~ /^Z/ { print $2 }')
+	[ -z "$p" ] || { ps -o pid,args -p "$(echo $p | tr ' ' ,)"; kill -9 $p 2> /dev/null || true; }
+	printf '%s' "$p"
+}

@@ -269,3 +269,49 @@ study() {
 	run -0 --separate-stderr bash -c 'noisesum build/gate/noise/*/verdict.jsonl | jq -c .smallest_budget'
 	[ "$output" = '{"sum_ns":0.32,"matmul_ns":0.09}' ]
 }
+
+@test "noisesum: -i, perfgate -i's question: a metric improved beyond its budget (1) or none did (0), nothing written" {
+	# A time metric's verdict, and a summary's list.
+	gate g.jsonl ok x_ns=-0.3
+	run -0 --separate-stderr noisesum -i g.jsonl
+	[ "$output" = "" ] && [ "$stderr" = "" ]
+	sed 's/"verdict":"ok","better"/"verdict":"improved","better"/' g.jsonl > v.jsonl
+	run -1 --separate-stderr noisesum -i v.jsonl
+	[ "$output" = "" ] && [ "$stderr" = "" ]
+	sed 's/"improved":\[\]/"improved":["x_ns"]/' g.jsonl > s.jsonl
+	run -1 --separate-stderr noisesum -i s.jsonl
+	# A count (no rounds) below its base by more than its budget, as counts
+	# mode writes it; at the budget's edge, or where higher is better, not.
+	printf '%s\n' '{"metric":"a_instr","base":100,"head":97,"delta":-0.03,"budget":0.02,"verdict":"ok"}' \
+	    '{"verdict":"ok","regressed":[],"metrics":1,"mode":"counts"}' > c.jsonl
+	run -1 --separate-stderr noisesum -i c.jsonl
+	printf '%s\n' '{"metric":"a_instr","base":100,"head":98,"delta":-0.02,"budget":0.02,"verdict":"ok"}' > c.jsonl
+	run -0 --separate-stderr noisesum -i c.jsonl
+	printf '%s\n' '{"metric":"a_ops","base":100,"head":50,"delta":-0.5,"budget":0.02,"verdict":"ok","better":"higher"}' > c.jsonl
+	run -0 --separate-stderr noisesum -i c.jsonl
+	# On standard input; a line that is not JSON names file and line.
+	run -1 --separate-stderr bash -c 'noisesum -i < v.jsonl'
+	printf '{"metric":\n' > bad.jsonl
+	run -2 --separate-stderr noisesum -i bad.jsonl
+	[[ "$stderr" == "noisesum: bad.jsonl:1: "* ]]
+}
+
+@test "noisesum: -b, perfgate bisect's record: confirmed (0), not borne out (1), a gate that could not say (2)" {
+	run -0 --separate-stderr noisesum -b -- g0 b0 c0 'fx: a "sum"; $x' 6 1 1 0
+	[ "$output" = '{"bisect":"regressed","commit":"c0","subject":"fx: a \"sum\"; $x","confirmed":true,"culprit_vs_parent":"regressed","parent_vs_good":"ok","steps":6,"skipped":1,"good":"g0","bad":"b0"}' ]
+	[ "$stderr" = "against its parent: regressed; its parent against g0: ok (confirmed)" ]
+	run -1 --separate-stderr noisesum -b -i -- g0 b0 c0 s 6 0 1 1
+	[ "$(jq -c '[.bisect, .confirmed, .culprit_vs_parent, .parent_vs_good]' <<< "$output")" = '["improved",false,"improved","improved"]' ]
+	[ "$stderr" = "against its parent: improved; its parent against g0: improved (NOT confirmed)" ]
+	run -2 --separate-stderr noisesum -b -- g0 b0 c0 s 6 0 1 2
+	[ "$(jq -r .parent_vs_good <<< "$output")" = error ]
+	# A subject's control bytes are escaped, as every record's.
+	run -0 --separate-stderr noisesum -b -- g0 b0 c0 $'a\tb\001' 1 0 1 0
+	[ "$(jq -r .subject <<< "$output")" = $'a\tb\001' ]
+	# Eight operands, counts that are numbers.
+	run -2 --separate-stderr noisesum -b g0 b0 c0 s 6 0 1
+	[[ "${stderr_lines[-1]}" == "usage: noisesum "* ]]
+	run -2 --separate-stderr noisesum -b g0 b0 c0 s six 0 1 0
+	[[ "$stderr" == "noisesum: -b: six: "* ]]
+	[ "$output" = "" ]
+}

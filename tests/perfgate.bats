@@ -99,3 +99,56 @@ check_last() {
 	run -125 --separate-stderr perfgate -s -f no-such.mk
 	[ "${stderr_lines[-1]}" = 'perfgate: the gate stopped before it could decide (make exited with status 2)' ]
 }
+
+# signalled SIGNAL STATUS: a gate whose benchmark sleeps for hours, sent
+# SIGNAL once its rounds run: perfgate exits STATUS within 2 s, and nothing
+# it started is left: no process of its session (setsid: the session is
+# perfgate's pid), no benchmark, no temporary file. (INT is ignored in a
+# command started with & unless env gives it back.)
+signalled() {
+	local mark pid i
+	mkrepo
+	mark=$((RANDOM + 40000))
+	printf 'sleep %s.5\nexec "$@"\n' "$mark" > "$BATS_TEST_TMPDIR/slow.sh"
+	export TMPDIR=$BATS_TEST_TMPDIR/tmp
+	mkdir "$TMPDIR"
+	setsid env --default-signal=INT perfgate GATE_MK="$MK" BASE=HEAD HEAD=. \
+	    GATE_BENCH="sh $BATS_TEST_TMPDIR/slow.sh \$(GATE_SIDE)/bench/bench" > "$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	for i in $(seq 300); do
+		pgrep -f "sleep $mark.5" > /dev/null && break
+		sleep 0.1
+	done
+	pgrep -f "sleep $mark.5" > /dev/null
+	signal_wait "$1" "$pid"
+	[ "$signal_status" = "$2" ]
+	[ "$signal_ms" -lt 2000 ]
+	sleep 0.3
+	[ -z "$(in_session "$pid")" ]
+	[ -z "$(ls -A "$TMPDIR")" ]
+}
+
+@test "perfgate: TERM while the rounds run stops the gate and everything under it within 2 s, exit 143" {
+	signalled TERM 143
+}
+
+@test "perfgate: INT while the rounds run stops the gate and everything under it within 2 s, exit 130" {
+	signalled INT 130
+}
+
+@test "perfgate: run from a subdirectory of the project: one line saying to run it at the top or with -C" {
+	mkrepo
+	cd src
+	run -2 --separate-stderr perfgate GATE_MK="$MK"
+	[ "$stderr" = "perfgate: no makefile in $REPO/src: run perfgate at the project's top ($REPO), or with -C $REPO" ]
+	[ "$output" = "" ]
+	run -125 --separate-stderr perfgate -s GATE_MK="$MK"
+	[ "$stderr" = "perfgate: no makefile in $REPO/src: run perfgate at the project's top ($REPO), or with -C $REPO" ]
+	# Outside any repository: where the Makefile is, or -C, or -f.
+	mkdir "$BATS_TEST_TMPDIR/none" && cd "$BATS_TEST_TMPDIR/none"
+	run -2 --separate-stderr perfgate -C "$BATS_TEST_TMPDIR/none" GATE_MK="$MK"
+	[ "$stderr" = "perfgate: no makefile in $BATS_TEST_TMPDIR/none: run perfgate where the project's Makefile is, or with -C dir or -f makefile" ]
+	# -C to the top works from anywhere.
+	cd "$REPO/src"
+	run -0 --separate-stderr perfgate -C "$REPO" GATE_MK="$MK" BASE=HEAD HEAD=.
+}

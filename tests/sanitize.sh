@@ -7,7 +7,7 @@
 out=build/san
 mkdir -p "$out"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
-tools= lib=
+tools='' lib=''
 for src in bin/*.c; do tools="$tools $(basename "$src" .c)"; done
 for src in lib/*.c; do lib="$lib $src"; done
 bats=
@@ -16,6 +16,7 @@ for t in $tools; do
 	${CC:-cc} -std=c11 -D_GNU_SOURCE -DPERFGATE_VERSION="\"$(cat VERSION)\"" -Ilib -Ibench $san -o "$out/$t" "bin/$t.c" $lib -lm || exit 2
 	[ -f "tests/$t.bats" ] && bats="$bats tests/$t.bats"
 done
+# shellcheck disable=SC2043 # a list of one, for now
 for extra in compare; do
 	[ -f "tests/$extra.bats" ] && bats="$bats tests/$extra.bats"
 done
