@@ -210,8 +210,9 @@ cmd_settings() {
 	case $runs in
 	'') ;;
 	*[!0-9]*|0*|?????????*) fail "$dir" both settings "RUNS=$runs: not a whole number of rounds from 2 to 1000000" ;;
-	*) [ "$runs" -ge 2 ] && [ "$runs" -le 1000000 ] ||
-		fail "$dir" both settings "RUNS=$runs: not a whole number of rounds from 2 to 1000000" ;;
+	*) if [ "$runs" -lt 2 ] || [ "$runs" -gt 1000000 ]; then
+		fail "$dir" both settings "RUNS=$runs: not a whole number of rounds from 2 to 1000000"
+	   fi ;;
 	esac
 	case $timeout in
 	''|.|*[!0-9.]*|*.*.*) fail "$dir" both settings "GATE_TIMEOUT=$timeout: not a number of seconds" ;;
