@@ -38,6 +38,8 @@ TOOLS += benchrec
 TOOLS += ulpscore
 # make compare's workers (bench/worker.h, lib/wproto.c)
 TOOLS += wside
+# perfgate history (bin/histnote.c: notes, the chain, the page)
+TOOLS += histnote
 SCRIPTS = bin/perfgate
 TOOLBIN = $(TOOLS:%=bin/%)
 # bin/ holds the tools, one .c each; lib/ the modules they share, built

@@ -37,6 +37,8 @@
 #	                its, under the same noise, and each has its table
 #	LAB_DIR         where the gates go (default build/bench-verdict)
 #	LAB_GATE_VARS   more make variables for the gates, e.g. GATE_FOCUS=off
+#	LAB_SUMMARY     when set, only the tables of the gates in LAB_DIR (of
+#	                the scenarios measured whole), measuring nothing
 cd "$(dirname "$0")/.." || exit 2
 top=$(pwd)
 n=${LAB_N:-2}
@@ -52,6 +54,10 @@ changes=${LAB_CHANGES:-1 1.06 1.12 2}
 budgets="0.10 0.05"
 unset MAKEFLAGS MFLAGS MAKELEVEL BASE HEAD GATEDIR BUDGET RUNS
 case $n in ''|*[!0-9]*|0) echo "bench-verdict: LAB_N=$n: not a number of gates" >&2; exit 2 ;; esac
+# LAB_SUMMARY: the tables of the gates LAB_DIR holds, measuring nothing.
+summary=${LAB_SUMMARY:-}
+[ -z "$summary" ] || [ -s "$dir/raw" ] || { echo "bench-verdict: LAB_SUMMARY: no gates in $dir/raw" >&2; exit 2; }
+if [ -z "$summary" ]; then
 rm -rf "$dir" && mkdir -p "$dir/src" "$dir/proto" || exit 2
 for tag in $tags; do
 	eval "pg=\$pg_$tag"
@@ -70,6 +76,7 @@ for tag in $tags; do
 		    "$pg/build/obj/libperfgate.a" -lm || exit 2
 	fi
 done
+fi
 
 now() {
 	date +%s.%N
@@ -184,10 +191,12 @@ truth() {
 build_cal() {
 	cc -std=c11 -O2 -I"$top/bench" -I"$top/kata" -o "$dir/cal-$1" "$top/kata/bench.c" "$dir/src/slow-$1.c" -lm || exit 2
 }
+if [ -z "$summary" ]; then
 for f in 1 $changes; do
 	slow_src "$f"
 	build_cal "$f"
 done
+fi
 
 printf 'const int bench_verdict_empty = 0;\n' > "$dir/src/empty.c"
 # proto NAME BASEFILE HEADFILE BUDGET [VAR=VALUE ...]: one gate through
@@ -204,6 +213,7 @@ proto() {
 		[ -f "$dir/proto/$tag/$name/head.key" ] || { echo "bench-verdict: the gate $tag/$name was not built" >&2; cat "$dir/proto/$tag/$name.err" >&2; exit 2; }
 	done
 }
+if [ -z "$summary" ]; then
 for b in $budgets; do
 	printf 'runs = 3\n\n[budget]\nmatmul_ns = %s\nsum_ns = %s\nrmsnorm_ns = %s\ncount_below_ns = %s\n' $b $b $b $b > "$dir/kata-$b.toml"
 	printf 'runs = 3\n\n[budget]\nwalk_ns = %s\n' $b > "$dir/walk-$b.toml"
@@ -216,6 +226,7 @@ for b in $budgets; do
 	done
 	proto "walk-1-$b" "$dir/src/empty.c" "$dir/src/empty.c" "$dir/walk-$b.toml" GATE_BENCH_SRC="$top/lab/twospeed.c"
 done
+fi
 
 # gate PROTO OUT: one measured gate from the sides of PROTO, in OUT; its
 # seconds in $secs.
@@ -287,6 +298,7 @@ psi_total() {
 	sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0
 }
 
+if [ -z "$summary" ]; then
 for sc in $scenarios; do
 	noise_start "$sc"
 	sleep 1
@@ -325,6 +337,7 @@ for sc in $scenarios; do
 	noise_stop
 	echo "$sc $(echo "$p0 $p1 $t0 $t1" | awk '{ printf "%.0f", ($2 - $1) / 1e6 / ($4 - $3) * 100 }') $(echo "$l0 $l1" | awk '{ printf "%.2f", ($1 + $2) / 2 }')" >> "$dir/seen"
 done
+fi
 
 for f in $changes; do
 	[ "$f" = 1 ] && continue

@@ -207,6 +207,37 @@ onebudget(struct reader *r, const char *key, const struct value *val, enum budge
 	return NULL;
 }
 
+/*
+ * A creep budget of [history]: how much a metric may slow over a stretch
+ * of commits, chained, before history check proposes a creep. Above 0;
+ * 1 or more would let a stretch double unseen, so only with allow_loose,
+ * as in [budget]. Kept apart from the gate's budgets: no gate reads it.
+ */
+static const char *
+onecreep(struct reader *r, const char *key, const struct value *val)
+{
+	struct budget *b = r->b;
+	double v;
+
+	if (val->kind != V_NUMBER) {
+		snprintf(r->why, sizeof r->why, "creep budget of %s is not a number", key);
+		return r->why;
+	}
+	errno = 0;
+	v = strtod(val->text, NULL);
+	if (!(v > 0) || !isfinite(v)) {
+		snprintf(r->why, sizeof r->why, "creep budget of %s must be above 0", key);
+		return r->why;
+	}
+	if (!(v < 1) && !b->allow_loose) {
+		snprintf(r->why, sizeof r->why, "creep budget of %s must be below 1 in [history]"
+		    " (allow_loose = true at the top if that is meant)", key);
+		return r->why;
+	}
+	addentry(&b->hist, &b->nhist, &b->caphist, NULL, key, v, BS_BUDGET, r->lineno);
+	return NULL;
+}
+
 /* A top-level key that means something: runs, allow_loose. */
 static const char *
 toplevel(struct reader *r, const char *key, const struct value *val)
@@ -284,6 +315,8 @@ keyvalue(struct reader *r, char *p)
 	for (sec = 0; sec < BS_N && strcmp(r->section, sectionname[sec]) != 0; sec++)
 		;
 	if (sec < BS_N && (bad = onebudget(r, key, &v, (enum budget_section)sec)) != NULL)
+		return bad;
+	if (strcmp(r->section, "history") == 0 && (bad = onecreep(r, key, &v)) != NULL)
 		return bad;
 	if (r->section[0] == '\0' && (bad = toplevel(r, key, &v)) != NULL)
 		return bad;
@@ -463,6 +496,9 @@ budget_free(struct budget *b)
 		free(b->count[i].name);
 	for (i = 0; i < b->nacc; i++)
 		free(b->acc[i].name);
+	for (i = 0; i < b->nhist; i++)
+		free(b->hist[i].name);
+	free(b->hist);
 	free(b->entry);
 	free(b->count);
 	free(b->acc);
@@ -472,6 +508,8 @@ budget_free(struct budget *b)
 	memset(&b->countidx, 0, sizeof b->countidx);
 	b->entry = b->count = b->acc = NULL;
 	b->n = b->cap = b->ncount = b->capcount = b->nacc = b->capacc = 0;
+	b->hist = NULL;
+	b->nhist = b->caphist = 0;
 }
 
 char *
@@ -507,4 +545,16 @@ budget_only(struct budget *b, struct budget *rest, const char *list)
 			return msgf("-M: %.*s: not a metric of the budget file", (int)(end - p), p);
 	}
 	return NULL;
+}
+
+double
+budget_creep(const struct budget *b, const char *name, size_t len)
+{
+	const struct budget_entry *e;
+	size_t i;
+
+	for (i = 0; i < b->nhist; i++)
+		if (memeq_str(name, len, b->hist[i].name))
+			return b->hist[i].budget;
+	return (e = budget_find(b, name, len)) != NULL ? e->budget : -1;
 }

@@ -57,6 +57,9 @@ struct budget {
 	int allow_loose;	/* allow_loose = true: a [budget] of 1 or more is meant */
 	unsigned long looseline;
 	char sha256[65];	/* of the file's bytes, lowercase hex */
+	/* [history]: each metric's creep budget (perfgate(1), history check) */
+	struct budget_entry *hist;
+	size_t nhist, caphist;
 };
 
 /*
@@ -86,6 +89,11 @@ const struct budget_entry *budget_find(const struct budget *b, const char *name,
 double budget_count_default(const char *name, size_t len);
 
 void budget_free(struct budget *b);
+/*
+ * The creep budget of a metric: its [history] entry, else its own budget,
+ * else -1 (the file does not budget it).
+ */
+double budget_creep(const struct budget *b, const char *name, size_t len);
 
 /*
  * Keep in b only the metrics that list names, comma-separated, in the

@@ -38,15 +38,15 @@ struct result {
 	double floor;				/* the noise floor the outcome used */
 	enum outcome outcome;
 	int doubted;				/* beyond the budget, not by the paired ratios */
-	/* The paired rule (judge_rule): */
+	/* The rule (judge_rule, lib/rule.h): lo and hi are its confidence sequence. */
 	int ruled;
-	double bound;				/* ok: the change the interval shows at most (at least, where higher is better) */
-	enum verdict half[2];			/* each half's claim: V_REGRESSED, V_IMPROVED or V_OK for none */
-	size_t want;				/* the rounds more the rule asks for; 0 when decided */
-	int possible;				/* a claim the rounds point to, not yet shown twice */
+	double bound;				/* ok: the change the sequence shows at most (at least, where higher is better) */
+	enum verdict half[2];			/* the side a majority of each half's ratios lies beyond; V_OK: none */
+	size_t want;				/* the fewest rounds more that could decide; 0 when decided or it cannot be */
+	int possible;				/* the sequence beyond a bound at the confidence, not yet a claim */
 };
 
-/* The paired rule's settings: the confidence of every interval, the fewest rounds judged. */
+/* The rule's settings: its confidence, the fewest rounds judged (a verdict is decided from that look on). */
 struct rule {
 	double confidence;
 	size_t first;
@@ -97,7 +97,8 @@ int judge_settled(const struct result *res, size_t n, double noise);
  * majority of each half's ratios do too; improved the mirror, below
  * 1 / (1 + budget); ok when the sequence at the confidence shows the
  * change at most 1 + budget (the bound: hi - 1), decided once it lies
- * within [1 / (1 + budget), 1 + budget] as well; else undecided. A
+ * within [1 / (1 + budget), 1 + budget] as well or reaches 1 (no
+ * improvement in sight); else undecided. A
  * verdict once decided stays. Where higher is better, the directions
  * swap. Sets verdict, ratio (the median), lo and hi (the sequence),
  * rounds, bound, half (the halves guard's sides), want (1 or more while

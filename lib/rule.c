@@ -128,6 +128,7 @@ struct counts {
 struct tests {
 	int regressed, improved;	/* at the claim's error */
 	int okup, okdown;		/* ok's two ends, at conf */
+	int nofaster;			/* the sequence's high end is 1 or more: no improvement in sight */
 };
 
 struct run {
@@ -171,7 +172,13 @@ verdict_of(const struct tests *t, const struct run *ru, size_t k, int empty, int
 		return V_IMPROVED;
 	}
 	if (t->okup) {
-		*decided = t->okdown;
+		/*
+		 * Decided when no improvement is possible either, or none is in
+		 * sight: a high end of 1 or more. Measuring on for an
+		 * improvement that the rounds do not even point to would only
+		 * spend the deadline (the exit status is the same).
+		 */
+		*decided = t->okdown || t->nofaster;
 		return V_OK;
 	}
 	return V_UNDECIDED;
@@ -195,7 +202,7 @@ rounds_to(const struct tests *t, const struct counts *c, const struct run *ru)
 		if ((t->improved || reaches(k, c->under + j, ru->claimlevel)) && halves(ru->under, c->k, j))
 			return j;
 		if ((t->okup || reaches(k, c->notover + j, ru->oklevel)) &&
-		    (t->okdown || reaches(k, c->notunder + j, ru->oklevel)))
+		    (t->okdown || t->nofaster || reaches(k, c->notunder + j, ru->oklevel)))
 			return j;
 	}
 	return most;
@@ -221,7 +228,7 @@ rule_run(struct rule_state *st, const struct budget_entry *e, const double *rati
     struct rule_look *out)
 {
 	struct run ru;
-	struct tests t = { 0, 0, 0, 0 };
+	struct tests t = { 0, 0, 0, 0, 1 };
 	struct counts c = { 0, 0, 0, 0, 0 };
 	double *sorted, up = 1 + e->budget, down = 1 / (1 + e->budget), lo = 0, hi = INFINITY;
 	size_t i, s;
@@ -257,6 +264,7 @@ rule_run(struct rule_state *st, const struct budget_entry *e, const double *rati
 					hi = sorted[s - 1];
 			}
 		}
+		t.nofaster = hi >= 1;
 		at = verdict_of(&t, &ru, c.k, lo > hi, &now);
 		if (!decided) {
 			v = at;

@@ -62,9 +62,10 @@ struct rule_state {
  *	           one-sided, lies above 1 + budget, and a majority of each
  *	           half's ratios too;
  *	improved   the mirror, below 1 / (1 + budget);
- *	ok         decided when the sequence at conf (two-sided) lies within
- *	           [1 / (1 + budget), 1 + budget]; the verdict, undecided
- *	           still, when its upper end is at or below 1 + budget;
+ *	ok         when the sequence at conf (two-sided) has its upper end
+ *	           at or below 1 + budget; decided when its lower end is at
+ *	           or above 1 / (1 + budget) too, or its upper end at or
+ *	           above 1 (no improvement in sight);
  *	undecided  otherwise.
  *
  * Where higher is better the ratios are turned over (base / head) first.

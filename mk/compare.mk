@@ -1,6 +1,7 @@
 # compare.mk: make compare, an implementation against its references (GNU make).
 #
-#	make compare              every case, one row each, into docs/perf.json
+#	make compare              every case, one row each, into docs/perf.json,
+#	                          and its picture, build/compare/compare.svg
 #	make compare RESUME=1     only the rows the last run deferred, merged
 #	make compare-check        docs/perf-table.md is what docs/perf.json renders
 #	make compare-table        write docs/perf-table.md from docs/perf.json again
@@ -196,6 +197,8 @@ COMPARE_ACC_ENV = $(foreach v,COMPARE_ORACLE COMPARE_ACCURACY COMPARE_WORKERS CO
     $(foreach c,$(COMPARE_CASES),COMPARE_RESULT_$(c)=$(call compare_q,$(COMPARE_RESULT_$(c))) \
         COMPARE_SHAPE_$(c)=$(call compare_q,$(COMPARE_SHAPE_$(c))))
 COMPARE_TOOLS += $(COMPARE_BIN)/ulpscore $(COMPARE_BIN)/wside
+# The picture of the document, $(COMPARE_DIR)/compare.svg: each row's references, ratio and quartiles.
+COMPARE_TOOLS += $(COMPARE_BIN)/plotrounds
 
 # RESUME=1 on a document with no deferred row has nothing to do: it builds
 # no side and looks for no NumPy. Asked of perfdoc when it is built already,
@@ -209,7 +212,9 @@ compare: $(COMPARE_TOOLS)
 	@echo $(call compare_q,compare: $(COMPARE_DOC) has no deferred row: nothing to resume) >&2
 else
 compare: $(COMPARE_TOOLS) $(COMPARE_PREREQ)
-	@$(COMPARE_ENV) $(COMPARE_ACC_ENV) sh $(COMPARE_MK_DIR)/compare.sh
+	@$(COMPARE_ENV) $(COMPARE_ACC_ENV) sh $(COMPARE_MK_DIR)/compare.sh; s=$$?; \
+	    [ ! -f $(call compare_q,$(COMPARE_DOC)) ] || $(call compare_q,$(COMPARE_BIN)/plotrounds) -C $(call compare_q,$(COMPARE_DOC)) \
+	    -o $(call compare_q,$(COMPARE_DIR)/compare.svg) || echo $(call compare_q,compare: no picture ($(COMPARE_DIR)/compare.svg)) >&2; exit $$s
 endif
 
 # The kata's two C sides, built every time: a build is a fraction of a

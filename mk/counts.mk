@@ -13,7 +13,8 @@
 # valgrind does not slow the measurement. The verdict of counts mode is
 # $(GATEDIR)/counts/verdict.jsonl, of both mode
 # $(GATEDIR)/both/verdict.jsonl, each with its verdict.status and
-# verdict.txt beside it. See countof(1) and perfgate(7).
+# verdict.txt beside it; the counts' picture is $(GATEDIR)/counts/rounds.svg
+# (plotrounds(1)). See countof(1) and perfgate(7).
 
 GATE_MODE ?= time
 # Seconds one side may take under valgrind.
@@ -61,13 +62,16 @@ $(GATEDIR)/counts/%.jsonl: $(GATEDIR)/%.key $(GATEDIR)/counts.id | $(GATE_COUNTO
 	@mv -f $@.tmp $@
 
 # countof's status is the verdict's (0 or 1; 2 writes an error summary).
-$(GATEDIR)/counts/verdict.jsonl: $(GATEDIR)/counts/base.jsonl $(GATEDIR)/counts/head.jsonl $(GATEDIR)/counts/judge.id | $(GATE_COUNTOF)
+$(GATEDIR)/counts/verdict.jsonl: $(GATEDIR)/counts/base.jsonl $(GATEDIR)/counts/head.jsonl $(GATEDIR)/counts/judge.id | $(GATE_COUNTOF) \
+    $(PERFGATE_BIN)/plotrounds
 	@$(GATE_COUNTOF) -j -b $(BUDGET) $(GATEDIR)/counts/base.jsonl $(GATEDIR)/counts/head.jsonl > $@.tmp \
 	    2> $(GATEDIR)/counts/verdict.txt; status=$$?; \
 	    if [ $$status -gt 2 ] || [ ! -s $@.tmp ]; then cat $(GATEDIR)/counts/verdict.txt >&2; \
 	    $(GATE_COUNTS_FAIL) both judge "countof -j failed (status $$status)"; fi; \
 	    echo $$status > $(GATEDIR)/counts/verdict.status
 	@mv -f $@.tmp $@
+	@$(PERFGATE_BIN)/plotrounds -v $@ -o $(GATEDIR)/counts/rounds.svg $(GATEDIR)/counts/base.jsonl $(GATEDIR)/counts/head.jsonl || \
+	    echo "gate: no picture of the counts ($(GATEDIR)/counts/rounds.svg)" >&2
 
 $(GATEDIR)/both/verdict.jsonl: $(GATEDIR)/verdict.jsonl $(GATEDIR)/counts/verdict.jsonl | $(GATE_COUNTOF)
 	@mkdir -p $(GATEDIR)/both

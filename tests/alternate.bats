@@ -442,7 +442,7 @@ williams_check() {
 
 @test "alternate: -T refuses a side seen with more threads, naming it" {
 	py=/usr/bin/python3
-	[ -x "$py" ] || skip "no /usr/bin/python3"
+	[ -x "$py" ] || skip "python3 is not installed"
 	run -2 --separate-stderr alternate -T 1 a="$A/metric.sh" t="$py $A/thread.py"
 	[ "$stderr" = "alternate: side t, round 1: ran with 2 threads, more than the 1 asked for" ]
 	[ "$(failure | jq -c '[.side, .round, .threads]')" = '["t",1,2]' ]

@@ -13,18 +13,31 @@ setup() {
 	F=$TOP/tests/fuzz
 }
 
-# run --separate-stderr "$@", as bats' run sets status, output, lines,
-# stderr and stderr_lines, without its mktemp and traps: the sweeps below
-# run a tool on each of a thousand files, and bats' run cost more than the
-# tool.
+# The sweeps below run a tool on each of a thousand files. Each runs in a
+# plain bash of its own (sweep): under bats, every command of the loop
+# runs bats' debug trap, and every $(...) forks a shell holding bats'
+# whole state; together they cost more than the tools. A sweep function
+# fails (set -e) at the first file that breaks the rule, naming it, and
+# prints the count of files it judged last.
+sweep() {
+	run bash -euo pipefail -c "$(declare -f srun nlines "$1"); $1 \"\$@\"" sweep "$T" "$F" "$DATA"
+	printf '%s\n' "$output"
+	[ "$status" -eq 0 ]
+}
+
+# srun CMD...: run CMD as bats' run --separate-stderr would, setting
+# status, output, lines, stderr and stderr_lines: its output through
+# files, read with builtins, so no subshell a file.
 srun() {
-	local flags=$-
-	set +eET
-	output=$("$@" 2>"$T/srun.err") && status=0 || status=$?
-	read -d '' -r stderr <"$T/srun.err" || true
-	IFS=$'\n' read -d '' -r -a lines <<<"$output" || true
-	IFS=$'\n' read -d '' -r -a stderr_lines <<<"$stderr" || true
-	set "-$flags"
+	"$@" >"$T/srun.out" 2>"$T/srun.err" && status=0 || status=$?
+	IFS= read -d '' -r output <"$T/srun.out" || true
+	IFS= read -d '' -r stderr <"$T/srun.err" || true
+	# As $(...) would: no trailing newlines.
+	output=${output%"${output##*[!$'\n']}"}
+	stderr=${stderr%"${stderr##*[!$'\n']}"}
+	lines=() stderr_lines=()
+	[ -z "$output" ] || mapfile -t lines <"$T/srun.out"
+	[ -z "$stderr" ] || mapfile -t stderr_lines <"$T/srun.err"
 }
 
 # nl: the lines in file $1, a last line without '\n' counted (as awk's NR;
@@ -36,8 +49,8 @@ nlines() {
 	nl=${#l[@]}
 }
 
-@test "minjson: every bad record of the fuzz seeds is exit 2, nothing on stdout, one line naming file and line" {
-	n=0
+sweep_minjson() {
+	T=$1 F=$2 n=0
 	for f in "$F"/badinput/jsonl/* "$F"/corpus/jsonl/*; do
 		[ -f "$f" ] || continue
 		srun minjson "$f"
@@ -53,13 +66,18 @@ nlines() {
 		fi
 		n=$((n + 1))
 	done
-	[ "$n" -ge 30 ]
+	echo "$n"
+}
+
+@test "minjson: every bad record of the fuzz seeds is exit 2, nothing on stdout, one line naming file and line" {
+	sweep sweep_minjson
+	[ "$(last)" -ge 30 ]
 }
 
 # cmpbudget's own verdict errors (a metric missing on a side) come with the
 # table; a bad file is one line alone.
-@test "cmpbudget: every bad record of the fuzz seeds is exit 2 with one line naming file and line" {
-	n=0
+sweep_cmpbudget() {
+	T=$1 F=$2 DATA=$3 n=0
 	for f in "$F"/badinput/jsonl/* "$F"/corpus/jsonl/*; do
 		[ -f "$f" ] || continue
 		srun cmpbudget -b "$DATA/cmpbudget/budget.toml" "$f"
@@ -73,6 +91,12 @@ nlines() {
 		printf '%s\n' "$f" >>"$T/files"
 		n=$((n + 1))
 	done
+	echo "$n"
+}
+
+@test "cmpbudget: every bad record of the fuzz seeds is exit 2 with one line naming file and line" {
+	sweep sweep_cmpbudget
+	n=$(last)
 	[ "$n" -ge 30 ]
 	# Each file's last stdout line is one record whose verdict is error.
 	run jq -r .verdict "$T/last.jsonl"
@@ -82,8 +106,8 @@ nlines() {
 	    { paste "$T/files" - <<<"$output" | grep -v $'\terror$'; false; }
 }
 
-@test "cmpbudget: every bad budget file of the fuzz seeds is exit 2 with one line naming file and line" {
-	n=0
+sweep_budget() {
+	T=$1 F=$2 DATA=$3 n=0
 	for f in "$F"/badinput/budget/* "$F"/corpus/budget/*; do
 		[ -f "$f" ] || continue
 		srun cmpbudget -b "$f" "$DATA/cmpbudget/worked.jsonl"
@@ -98,11 +122,16 @@ nlines() {
 		fi
 		n=$((n + 1))
 	done
-	[ "$n" -ge 20 ]
+	echo "$n"
 }
 
-@test "bestof: every bad metrics line of the fuzz seeds is exit 2 with one line naming the run" {
-	n=0
+@test "cmpbudget: every bad budget file of the fuzz seeds is exit 2 with one line naming file and line" {
+	sweep sweep_budget
+	[ "$(last)" -ge 20 ]
+}
+
+sweep_bestof() {
+	T=$1 F=$2 n=0
 	for f in "$F"/badinput/jmetrics/* "$F"/corpus/jmetrics/* "$F"/badinput/jsonl/*; do
 		[ -f "$f" ] || continue
 		srun bestof -w 0 -n 1 cat "$f"
@@ -111,7 +140,12 @@ nlines() {
 		[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == "bestof: run 1: "?* ]] || { echo "$f: $stderr"; false; }
 		n=$((n + 1))
 	done
-	[ "$n" -ge 20 ]
+	echo "$n"
+}
+
+@test "bestof: every bad metrics line of the fuzz seeds is exit 2 with one line naming the run" {
+	sweep sweep_bestof
+	[ "$(last)" -ge 20 ]
 }
 
 @test "bestof: a duplicate key on the metrics line is named, once" {

@@ -8,7 +8,7 @@ load common
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	unset COMPARE_REFERENCE_BLAS
-	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "no NumPy"
+	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "python3-numpy is not installed"
 	# netlib's libblas.so.3, put ahead of the alternatives' choice: the
 	# reference BLAS as Debian's python3-numpy gets it without OpenBLAS.
 	REFBLAS=$(dirname "$(ls /usr/lib/*/blas/libblas.so.3 2>/dev/null | head -n 1)")
@@ -26,7 +26,7 @@ setup() {
 }
 
 @test "blas: a NumPy on the reference BLAS is refused with one line naming the library and the package" {
-	[ "$REFBLAS" != . ] || skip "no netlib libblas.so.3"
+	[ "$REFBLAS" != . ] || skip "libblas-dev (netlib's libblas.so.3) is not installed"
 	LD_LIBRARY_PATH=$REFBLAS run -2 --separate-stderr /usr/bin/python3 "$TOP/kata/numpy_worker.py" --about
 	[ "$output" = "" ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
@@ -36,7 +36,7 @@ setup() {
 }
 
 @test "blas: the C side on the reference BLAS is refused the same way" {
-	[ "$REFBLAS" != . ] || skip "no netlib libblas.so.3"
+	[ "$REFBLAS" != . ] || skip "libblas-dev (netlib's libblas.so.3) is not installed"
 	LD_LIBRARY_PATH=$REFBLAS run -2 --separate-stderr ./about
 	[ "$output" = "" ]
 	[[ $stderr == "blas_about: cblas_sgemm is the reference BLAS's ($REFBLAS/libblas.so.3"*"): apt-get install libopenblas0-serial, or COMPARE_REFERENCE_BLAS=1 to measure it anyway" ]]
@@ -45,7 +45,7 @@ setup() {
 }
 
 @test "blas: make compare refuses a NumPy on the reference BLAS and leaves perf.json untouched" {
-	[ "$REFBLAS" != . ] || skip "no netlib libblas.so.3"
+	[ "$REFBLAS" != . ] || skip "libblas-dev (netlib's libblas.so.3) is not installed"
 	cd "$BATS_TEST_TMPDIR"
 	cp -r "$TOP/kata" "$TOP/bench" "$TOP/mk" .
 	mkdir docs && echo keep > docs/perf.json

@@ -11,6 +11,13 @@ DATA=$TOP/tests/data
 # project, a compare's digest of untracked files) holds no lock.
 export PERFGATE_CPU_LOCKS="$BATS_RUN_TMPDIR/cpu locks"
 
+# need_pkg COMMAND PACKAGE: the test needs COMMAND, which PACKAGE (a line
+# of tests/packages) installs: without it, the test is skipped, naming the
+# package, and run.sh's last lines name the apt-get line for it.
+need_pkg() {
+	command -v "$1" >/dev/null || skip "$2 is not installed"
+}
+
 # A tool refuses an unknown option and an option missing its value in its
 # own voice, with the usage line, exit 2 and nothing on stdout.
 # bad_options TOOL OPTION-THAT-TAKES-A-VALUE

@@ -273,7 +273,7 @@ gitproject() {
 }
 
 @test "compare: the kata's benchmark and the NumPy worker time the same input bytes" {
-	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "no NumPy"
+	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "python3-numpy is not installed"
 	mkdir -p b
 	cc -std=c11 -O2 -I"$TOP/kata" -I"$TOP/bench" -o b/bench "$TOP/kata/bench.c" "$TOP/kata/kernels.c" -lm
 	for c in matmul sum rmsnorm count_below; do
@@ -555,7 +555,7 @@ gitproject() {
 }
 
 @test "compare: the kata's references say what pins them: NumPy's modules and BLAS, the C references' libraries" {
-	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "no NumPy"
+	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' || skip "python3-numpy is not installed"
 	run -0 --separate-stderr /usr/bin/python3 "$TOP/kata/numpy_worker.py" --lock
 	echo "$output" | jq -e '.package == "numpy" and (.version | length) > 0'
 	echo "$output" | jq -e '[.files[] | select(test("numpy/core/_multiarray_umath"))] | length == 1'

@@ -16,6 +16,9 @@ setup_file() {
 }
 
 setup() {
+	# Most tests count under valgrind; without it, each is a skip naming
+	# the package, not a failure.
+	need_pkg valgrind valgrind
 	unset MAKEFLAGS MFLAGS MAKELEVEL GATEDIR BASE HEAD BUDGET RUNS GATE_MODE BENCH_CALLS BENCH_MODE
 	cd "$TOP"
 	F=$BATS_FILE_TMPDIR

@@ -127,3 +127,25 @@ runsh() {
 		[ -c dev/null ] && [ "$(stat -c '%t %T' dev/null)" = "1 3" ] && [ -c dev/zero ]
 	fi
 }
+
+@test "deps: run.sh starts the longest untimed file first: by the last run's wall clock, else by tests/untimed's seconds" {
+	for f in a b c; do printf '@test "%s" { true; }\n' "$f" > "$f.bats"; done
+	printf '# a comment\na.bats 1\nb.bats 5\n' > untimed
+	TESTS_UNTIMED=untimed run -0 --separate-stderr runsh a.bats b.bats c.bats
+	[ "$(cat build/tests/untimed.order | tr '\n' ' ')" = "b.bats a.bats " ]
+	[ "${lines[-1]}" = "tests: 3 passed, 0 failed, 0 skipped" ]
+	# The last run's times, when there are some, come before the list's.
+	printf 'a.bats 9000 10\nb.bats 20 10\nc.bats 99999 10\n' > build/tests.times
+	TESTS_UNTIMED=untimed run -0 --separate-stderr runsh a.bats b.bats c.bats
+	[ "$(cat build/tests/untimed.order | tr '\n' ' ')" = "a.bats b.bats " ]
+}
+
+@test "deps: tests/untimed names bats files that are there, each once with its seconds" {
+	run -0 awk '!/^#/ && !(NF == 2 && $2 ~ /^[0-9]+$/) { print FILENAME ":" FNR ": " $0 }' "$TOP/tests/untimed"
+	[ "$output" = "" ]
+	while read -r f _; do
+		case $f in '#'*) continue ;; esac
+		[ -f "$TOP/tests/$f" ] || { echo "tests/untimed: no tests/$f"; false; }
+	done < "$TOP/tests/untimed"
+	[ -z "$(grep -v '^#' "$TOP/tests/untimed" | cut -d' ' -f1 | sort | uniq -d)" ]
+}

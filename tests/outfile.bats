@@ -69,6 +69,7 @@ in_place() {
 @test "outfile: plotrounds -o writes a symlink, a FIFO, a device in place" {
 	svg() { plotrounds -v "$DATA/plotrounds/verdict.jsonl" -o "$1" "$DATA/plotrounds/runs.jsonl"; }
 	in_place 0 svg
+	need_pkg xmllint libxml2-utils
 	xmllint --noout target
 }
 

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 FENCE = re.compile(r'^(```+)\s*([A-Za-z0-9_+-]*)\s*$')
 DIRECTIVE = re.compile(r'^<!--\s*(setup|status|file|then):\s*(.*?)\s*-->\s*$')
@@ -290,18 +291,30 @@ def run(path, top, scratch):
     env = dict(os.environ)
     for v in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'GATEDIR', 'BASE', 'HEAD', 'BUDGET', 'RUNS', 'DESTDIR'):
         env.pop(v, None)
+    # One object store for every section's gates: a side compiled once
+    # (the kata, the project) is taken from it by the next section, as a
+    # user's second gate takes it from build/gate-objects. What a gate
+    # prints and decides is the same either way.
+    env['GATE_OBJECTS'] = os.path.join(os.path.abspath(scratch), 'objects')
+    times = []
     for n, ((sline, title), sblocks) in enumerate(sections):
         # A measurement differs from run to run beyond what masking hides
         # (a gate that needs a third round, on a busy machine): a section
         # is tried again, in a fresh copy, before its problems count. A
         # stale README fails every try.
         for attempt in range(TRIES):
+            t0 = time.monotonic()
             got = run_section(name, '%d.%d' % (n, attempt), sline, title, sblocks, top, scratch, env)
+            times.append('%s:%d %.1f s, try %d%s: %s' % (name, sline, time.monotonic() - t0, attempt + 1,
+                                                        ', failed' if got else '', title))
             if not got:
                 break
             if attempt < TRIES - 1:
                 shutil.rmtree(os.path.join(scratch, 's%d.%d' % (n, attempt)), ignore_errors=True)
         bad.extend(got)
+    # What each section cost, for tests/README.md (readme.bats keeps it).
+    with open(os.path.join(scratch, 'times'), 'w') as f:
+        f.write(''.join(t + '\n' for t in times))
     return bad
 
 

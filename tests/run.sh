@@ -4,9 +4,11 @@
 #
 # The files tests/untimed lists time nothing (they parse, refuse, count
 # instructions, wait for processes): they run first, TESTS_JOBS at a time
-# (default 2, this kind of machine's cores). The others gate or time real
-# runs, and a timed run must not share a CPU with another test: they run
-# after, one at a time.
+# (default 2, this kind of machine's cores), the longest first, so that
+# no lane is left with a long file when the other is done: longest by
+# the last run's wall clock (build/tests.times), else by the seconds
+# tests/untimed gives. The others gate or time real runs, and a timed run
+# must not share a CPU with another test: they run after, one at a time.
 #
 # After each file, /dev/null, /dev/zero and /dev/full must still be the
 # character devices they were: a test run as root that renames over one
@@ -22,10 +24,12 @@
 # what the test needs. Each file's TAP, status and milliseconds (wall
 # clock and CPU) are in build/tests/; all of the TAP in build/tests.tap,
 # the times in build/tests.times. TESTS_DEV (default /dev) and
-# TESTS_PACKAGES (default tests/packages) are for run.sh's own tests.
+# TESTS_PACKAGES (default tests/packages) and TESTS_UNTIMED (default
+# tests/untimed) are for run.sh's own tests.
 here=$(dirname "$0")
 dev=${TESTS_DEV:-/dev}
 packages=${TESTS_PACKAGES:-$here/packages}
+untimed=${TESTS_UNTIMED:-$here/untimed}
 jobs=${TESTS_JOBS:-2}
 out=build/tests
 
@@ -90,14 +94,24 @@ if [ "${1-}" = --one ]; then
 fi
 
 mkdir -p "$out"
-rm -f "$out"/*.tap "$out"/*.status "$out"/*.time "$out"/*.devices "$out"/*.cpu*
-# untimed FILE: tests/untimed lists it.
+# untimed FILE: tests/untimed lists it (a file and its seconds a line).
 untimed() {
-	grep -qxF -- "$(basename "$1")" "$here/untimed"
+	awk -v f="$(basename "$1")" '$1 == f { found = 1 } END { exit !found }' "$untimed"
 }
+# The untimed files, each with its cost in ms, longest first: the last
+# run's wall clock, read before this run overwrites it, else the list's.
 for f in "$@"; do
-	untimed "$f" && printf '%s\0' "$f"
-done | xargs -0 -r -n 1 -P "$jobs" sh "$0" --one " (or a file run beside it; TESTS_JOBS=1 tells which)"
+	untimed "$f" && printf '%s\n' "$f"
+done | awk -v list="$untimed" -v last=build/tests.times '
+	BEGIN {
+		while ((getline l < list) > 0) { split(l, a, " "); if (a[1] !~ /^#/ && a[2] != "") ms[a[1]] = a[2] * 1000 }
+		while ((getline l < last) > 0) { split(l, a, " "); n = split(a[1], p, "/"); if (a[2] ~ /^[0-9]+$/) ms[p[n]] = a[2] }
+	}
+	{ n = split($0, p, "/"); print (p[n] in ms ? ms[p[n]] : 0) "\t" $0 }' |
+    sort -t "$(printf '\t')" -k1,1nr | cut -f2- > "$out/untimed.order"
+rm -f "$out"/*.tap "$out"/*.status "$out"/*.time "$out"/*.devices "$out"/*.cpu*
+tr '\n' '\0' < "$out/untimed.order" |
+    xargs -0 -r -n 1 -P "$jobs" sh "$0" --one " (or a file run beside it; TESTS_JOBS=1 tells which)"
 for f in "$@"; do
 	untimed "$f" || one "$f" ""
 done

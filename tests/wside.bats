@@ -186,7 +186,7 @@ assert sum(map(math.isnan, v)) == 17 * 512, v[:4]'
 }
 
 @test "wside: the NumPy worker speaks JSON lines, refusing what the C harness refuses" {
-	numpy || skip "no NumPy"
+	numpy || skip "python3-numpy is not installed"
 	out=$( { printf '%s\n' '{"op":"L","key":"k","path":"../sum.f64","cols":1,"rows":1}' \
 		'{"op":"T","key":"k","fn":"sum","iters":1}' '{"op":"L","key":"k","path":"sum.f64","cols":4096,"rows":8193}' \
 		'{"op":"L","key":"k","path":"sum.f64","cols":1,"rows":8192,"x":1}' 'L k sum.f64 1 8192' \
