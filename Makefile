@@ -24,6 +24,8 @@ PERFGATE_VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
 KATA = kata/kernels.c
 
 TOOLS = bestof alternate minjson cmpbudget countof
+# the gate's measuring loop and rule (mk/gate.sh)
+TOOLS += gaterun
 # The explanation of a regression (mk/explain.sh)
 TOOLS += cgdiff
 # make compare's own (mk/compare.mk)
@@ -54,7 +56,7 @@ MAN1 = $(TOOLS:%=man/%.1)
 MAN1 += man/perfgate.1
 MAN7 = man/perfgate.7
 
-.PHONY: all test check grade bench bench-gate bench-verdict bench-tools bench-timer lint lint-man lint-sh warnings test-san deps install uninstall clean
+.PHONY: all test check grade bench bench-gate bench-harness bench-verdict bench-tools bench-timer lint lint-man lint-sh warnings test-san deps install uninstall clean
 .PHONY: dist distcheck
 
 all: $(TOOLBIN)
@@ -100,6 +102,11 @@ bench-gate:
 # false claims, misses, undecided, seconds per verdict. LAB_N scales it.
 bench-verdict:
 	@sh lab/bench-verdict.sh
+
+# A whole gate of a Google Benchmark project (2x head, and against itself),
+# a go test and a hyperfine project beside it (lab/bench-harness.sh).
+bench-harness:
+	@sh lab/bench-harness.sh
 
 # bench.h against Google Benchmark on the same kernel, side by side.
 bench-timer:

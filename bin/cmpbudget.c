@@ -6,9 +6,7 @@
  * budgeted metric and a summary record last on stdout, an aligned table on
  * stderr, and with -m the same table in Markdown. Exit 0 ok, 1 regressed,
  * 2 cannot decide.
- * With -D the gate's rule decides on alternate's rounds alone (decide.h):
- * its records go to DIR/verdict.jsonl and its exit status to
- * DIR/verdict.status with -o; -W asks how many rounds more it wants.
+ * The gate's rule on alternate's rounds alone (decide.h) is gaterun's.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,9 +51,9 @@ static size_t nerrs;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-V] [-DEpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head]"
-	    " [-k key] [-M metrics] [-m markdown] [-N noise] [-O oldbudget] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat]"
-	    " [-T since] [file ...]\n", argv0);
+	fprintf(stderr, "usage: %s [-V] [-Epqu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head]"
+	    " [-k key] [-M metrics] [-m markdown] [-N noise] [-O oldbudget] [-r runs] [-s stat] [-S side=stat]"
+	    " [file ...]\n", argv0);
 	exit(2);
 }
 
@@ -157,112 +155,6 @@ judge(struct result *res, const struct budget_entry *e)
 }
 
 /* -D's settings. */
-struct dopts {
-	const char *outdir, *since, *bfile, *mdfile, *rfile, *key;
-	double conf, deadline;
-	long first;
-	int wanted, strict;
-};
-
-/* -D: the paired rule decides, on the rounds alone (decide.h). */
-static int
-decidemode(const struct dopts *o)
-{
-	static struct rounds rs;
-	struct decision d;
-	struct rule ru;
-	struct report rp;
-	enum verdict v;
-	FILE *fp = stdout;
-	char *msg, *list, *phrase, *reason;
-	double left, per;
-	size_t i, want;
-	int status, loaded = 0;
-
-	memset(&d, 0, sizeof d);
-	if (nerrs == 0) {
-		if ((msg = rounds_load(&rs, o->rfile, o->key, sidename, &budget)) != NULL)
-			failmsg(msg);
-		else
-			loaded = 1;
-	}
-	for (i = 0; loaded && i < rs.nnum; i++)
-		if (budget_find(&budget, rs.num[i], strlen(rs.num[i])) == NULL &&
-		    budget_find(&othershare, rs.num[i], strlen(rs.num[i])) == NULL) {
-			unbudgeted = xrealloc(unbudgeted, (nunbudgeted + 1) * sizeof *unbudgeted);
-			unbudgeted[nunbudgeted++] = json_unescape(rs.num[i], strlen(rs.num[i]));	/* a name, escaped once when written */
-			if (o->strict)
-				fail("%s: not in the budget file (-u)", rs.num[i]);
-		}
-	ru.confidence = o->conf;
-	ru.first = (size_t)(o->first > 0 ? o->first : budget.runs > 0 ? budget.runs : 1);
-	if (loaded)
-		decide(&d, &budget, &rs, &ru, &errs, &nerrs);
-	if (loaded && !o->wanted && rs.nrounds == 0)
-		fail("%s: no round of both sides", o->rfile);
-	if (o->wanted) {
-		/* What cannot be judged needs no more rounds: the verdict will say why. */
-		if (nerrs)
-			printf("0\n\ncannot be judged\n");
-		else if ((msg = decide_timeleft(o->since, o->deadline, rs.nrounds, &left, &per)) != NULL)
-			die("%s", msg);
-		else {
-			want = decide_wanted(&d, left, per, &list, &phrase);
-			printf("%zu\n%s\n%s\n", want, list, phrase);
-			free(list);
-			free(phrase);
-		}
-		decide_free(&d);
-		if (loaded)
-			rounds_free(&rs, &budget);
-		return fshut(stdout, "stdout");
-	}
-	v = nerrs ? V_ERROR : decide_verdict(&d, 0);
-	rp.res = d.res;
-	rp.n = d.n;
-	rp.confidence = o->conf;
-	rp.error = nerrs ? errs[0] : NULL;
-	msg = msgf("machine: %s", d.m.line);
-	if (o->mdfile != NULL && (reason = report_markdown_note(o->mdfile, &rp, loaded ? msg : NULL)) != NULL) {
-		failmsg(reason);
-		v = V_ERROR;
-		rp.error = errs[0];
-	}
-	if (o->outdir != NULL && (fp = decide_open(o->outdir, &reason)) == NULL)
-		die("%s", reason);
-	decide_records(fp, &d, &budget, rp.error, unbudgeted, nunbudgeted, &rs, budget.sha256[0] ? o->bfile : NULL);
-	if (d.n > 0)
-		report_table(stderr, &rp);
-	if (loaded)
-		fprintf(stderr, "%s\n", msg);
-	if (nunbudgeted > 0 && !o->strict) {
-		fprintf(stderr, "%s: not in the budget, not judged:", argv0);
-		for (i = 0; i < nunbudgeted; i++)
-			fputs(i ? ", " : " ", stderr), jescape(stderr, unbudgeted[i], strlen(unbudgeted[i]));
-		fputc('\n', stderr);
-	}
-	/* Why it cannot be decided, one line, also in outdir/verdict.why for the gate. */
-	reason = v == V_UNDECIDED ? msgf("undecided: %s", list = decide_reason(&d)) : nerrs ? xstrdup(errs[0]) : NULL;
-	if (v == V_UNDECIDED) {
-		warnmsg("%s", reason);
-		free(list);
-	}
-	for (i = 0; i < nerrs; i++)
-		warnmsg("%s", errs[i]);
-	status = v == V_REGRESSED ? 1 : v == V_OK ? 0 : 2;
-	if (o->outdir == NULL && fshut(stdout, "stdout") != 0)
-		status = 2;
-	if (o->outdir != NULL && ((phrase = decide_putfile(o->outdir, "verdict.why", reason ? reason : "")) != NULL ||
-	    (phrase = decide_commit(o->outdir, fp, status)) != NULL))
-		die("%s", phrase);
-	free(reason);
-	free(msg);
-	decide_free(&d);
-	if (loaded)
-		rounds_free(&rs, &budget);
-	return status;
-}
-
 /* -S side=stat: judge one side by another statistic. */
 static int
 parse_sidestat(const char *arg, const char *stat[NSIDE])
@@ -290,38 +182,25 @@ main(int argc, char *argv[])
 	struct report rp;
 	struct judged jd;
 	double conf = 0.95, noise = -1, settle = -1;
-	struct dopts dopt = { 0 };
-	int ruled = 0;
 	size_t i, nres = 0;
 	long n, nrec = 0;
 	int c, s, ok, status, check = 0, strict = 0, haverounds = 0;
 	char *msg;
 
 	tool_begin(argc, argv);
-	while ((c = getopt(argc, argv, ":B:b:c:DEd:f:H:k:M:m:N:nO:o:pqR:r:S:s:T:uW")) != -1) {
+	while ((c = getopt(argc, argv, ":B:b:c:DdEf:H:k:M:m:N:nO:opqRr:S:s:TuW")) != -1) {
 		switch (c) {
-		case 'D':
-			ruled = 1;
-			break;
-		case 'd':
-			if ((why = parse_double(optarg, 0, 1e9, &dopt.deadline)) != NULL || !(dopt.deadline > 0))
-				die("-d %s: the deadline must be a number of seconds above 0", optarg);
-			break;
 		case 'O':
 			oldbudget = optarg;
 			break;
+		case 'D':
+		case 'd':
 		case 'o':
-			dopt.outdir = optarg;
-			break;
 		case 'R':
-			dopt.first = opt_long('R', 1, 1000000, NULL);
-			break;
 		case 'T':
-			dopt.since = optarg;
-			break;
 		case 'W':
-			dopt.wanted = 1;
-			break;
+			/* The gate's rule on its rounds, and its loop, moved to one program. */
+			die("-%c: the gate's rule is gaterun's: gaterun -j dir judges a gate's stored rounds (gaterun(1))", c);
 		case 'B':
 			sidename[SIDE_BASE] = optarg;
 			break;
@@ -390,16 +269,9 @@ main(int argc, char *argv[])
 	}
 	if (strcmp(sidename[SIDE_BASE], sidename[SIDE_HEAD]) == 0)
 		die("-B and -H name the same side \"%s\"", sidename[SIDE_BASE]);
-	if (!ruled && (dopt.outdir || dopt.since || dopt.wanted || dopt.first || dopt.deadline > 0))
-		die("-d, -o, -R, -T and -W are for -D");
-	if (ruled && (rfile == NULL || argc > 0 || agree || settle >= 0 || noise >= 0 || sidestat[0] || sidestat[1] ||
-	    strcmp(stat, "min") != 0))
-		die("-D judges the rounds of -r alone: no statistics files, -f, -N, -p, -s or -S");
-	if ((dopt.since != NULL) != (dopt.deadline > 0))
-		die("-T and -d go together");
 	/* -O: what the budget file -b changes from oldbudget (budgetdiff.h), and nothing else. */
 	if (oldbudget != NULL) {
-		if (argc > 0 || ruled || check || rfile || onlylist || agree || strict || settle >= 0 || noise >= 0)
+		if (argc > 0 || check || rfile || onlylist || agree || strict || settle >= 0 || noise >= 0)
 			die("-O compares two budget files: only -b and -m go with it");
 		return budget_compare(oldbudget, bfile, mdfile);
 	}
@@ -425,18 +297,6 @@ main(int argc, char *argv[])
 			putchar('\n');
 		}
 		return fshut(stdout, "stdout");
-	}
-	if (ruled) {
-		dopt.bfile = bfile;
-		dopt.mdfile = mdfile;
-		dopt.rfile = rfile;
-		dopt.key = key;
-		dopt.conf = conf;
-		dopt.strict = strict;
-		status = decidemode(&dopt);
-		budget_free(&budget);
-		budget_free(&othershare);
-		return status;
 	}
 	ok = nerrs == 0;
 	for (i = 0; ok && i < (size_t)(argc > 0 ? argc : 1); i++) {

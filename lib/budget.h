@@ -63,10 +63,12 @@ struct budget {
 };
 
 /*
- * runs: the contract's least (a paired ratio needs two rounds, a claim
- * more), the default, and the most.
+ * runs, the gate's deadline in rounds (gaterun -N: it stops undecided only
+ * after these rounds and GATE_DEADLINE seconds both): the contract's least
+ * (a paired ratio needs two rounds), the default (the rounds a claim of a
+ * benchmark of a second or two a round needs, with room), and the most.
  */
-enum { BUDGET_RUNS_MIN = 2, BUDGET_RUNS = 3, BUDGET_RUNS_MAX = 1000000 };
+enum { BUDGET_RUNS_MIN = 2, BUDGET_RUNS = 12, BUDGET_RUNS_MAX = 1000000 };
 
 /*
  * Read the budget file at path into b (zeroed by the caller). Returns NULL,

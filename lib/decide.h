@@ -1,7 +1,7 @@
 /*
- * decide: cmpbudget -D, the gate's verdict by the paired rule (judge_rule)
- * on alternate's rounds alone: each metric judged, the machine's account,
- * the records and the rounds the rule still asks for.
+ * decide: the gate's verdict (gaterun) by the paired rule (judge_rule) on
+ * the rounds alone: each metric judged, the machine's account, the
+ * records.
  */
 #ifndef PERFGATE_DECIDE_H
 #define PERFGATE_DECIDE_H
@@ -54,39 +54,10 @@ enum verdict decide_verdict(const struct decision *d, size_t nerr);
  */
 char *decide_reason(const struct decision *d);
 
-/*
- * The rounds more the rule asks for (0: none), the metrics it asks them
- * for as a comma list, and a phrase for a person, such as "a possible
- * change in count_below_ns (+12 %): 4 more rounds". left is the time left
- * before the deadline in seconds (INFINITY: none; 0 or less: passed) and per_round a round's
- * seconds (0: unknown), so that the rounds asked for end near the deadline.
- */
-size_t decide_wanted(const struct decision *d, double left, double per_round, char **list, char **phrase);
-
 /* The metric records and the summary, as cmpbudget(1) OUTPUT describes them. */
 void decide_records(FILE *fp, const struct decision *d, const struct budget *b, const char *error,
     char **unbudgeted, size_t nunbudgeted, const struct rounds *rs, const char *bfile);
 
 void decide_free(struct decision *d);
-
-/*
- * The seconds left before deadline, counted from since's modification
- * time, and a round's seconds from the rounds measured after it (since
- * holds how many there were then): INFINITY and 0 when since is NULL.
- * Returns NULL, or an allocated message.
- */
-char *decide_timeleft(const char *since, double deadline, size_t rounds, double *left, double *per);
-
-/*
- * -o: the records go to dir/verdict.jsonl.tmp (decide_open); then
- * decide_commit closes it, writes the status to dir/verdict.status and
- * renames the records into dir/verdict.jsonl, dated 1970 when the status
- * is 2 (undecided or in error). NULL, or an allocated message.
- */
-FILE *decide_open(const char *dir, char **err);
-char *decide_commit(const char *dir, FILE *fp, int status);
-
-/* Write s to dir/name through dir/name.tmp, renamed when whole; NULL or an allocated message. */
-char *decide_putfile(const char *dir, const char *name, const char *s);
 
 #endif

@@ -9,7 +9,7 @@
 #include "util.h"
 
 int
-side_taken(const struct side *s, const char *key, size_t len)
+side_taken(const struct runside *s, const char *key, size_t len)
 {
 	size_t i;
 
@@ -20,10 +20,10 @@ side_taken(const struct side *s, const char *key, size_t len)
 }
 
 void
-side_member(struct side *sides, size_t nsides, const char *arg, const char *const *ownkeys, size_t nown)
+side_member(struct runside *sides, size_t nsides, const char *arg, const char *const *ownkeys, size_t nown)
 {
 	const char *colon = strchr(arg, ':'), *eq;
-	struct side *s = NULL;
+	struct runside *s = NULL;
 	struct buf key = { 0 };
 	size_t i;
 
@@ -57,7 +57,7 @@ side_member(struct side *sides, size_t nsides, const char *arg, const char *cons
 }
 
 void
-side_add(struct side *sides, size_t *n, const char *arg)
+side_add(struct runside *sides, size_t *n, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	const char *p;
@@ -91,7 +91,7 @@ side_add(struct side *sides, size_t *n, const char *arg)
 }
 
 void
-side_free(struct side *sides, size_t n)
+side_free(struct runside *sides, size_t n)
 {
 	size_t i;
 

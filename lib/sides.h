@@ -10,7 +10,7 @@
 
 #include "buf.h"
 
-struct side {
+struct runside {
 	char *name;
 	char *script;		/* "exec <command>", for /bin/sh -c */
 	struct buf extra;	/* -a: ,"key":"value"... written after "side" */
@@ -19,19 +19,19 @@ struct side {
 };
 
 /* Add the side of "name=command" as sides[*n], *n then one more; or exit 2. */
-void side_add(struct side *sides, size_t *n, const char *arg);
+void side_add(struct runside *sides, size_t *n, const char *arg);
 
 /*
  * Add the member of "name:key=value" to its side among sides[0..n); or
  * exit 2. A key among own[0..nown) (the keys of alternate's own records)
  * is refused.
  */
-void side_member(struct side *sides, size_t n, const char *arg, const char *const *own, size_t nown);
+void side_member(struct runside *sides, size_t n, const char *arg, const char *const *own, size_t nown);
 
 /* Whether a member given to s by -a is named key[0..len). */
-int side_taken(const struct side *s, const char *key, size_t len);
+int side_taken(const struct runside *s, const char *key, size_t len);
 
 /* Free what sides[0..n) hold, and sides. */
-void side_free(struct side *sides, size_t n);
+void side_free(struct runside *sides, size_t n);
 
 #endif

@@ -156,7 +156,7 @@ GATE_DRIVER_SHARED = $(if $(subst x$(BASE_CC)|$(BASE_CFLAGS),,x$(HEAD_CC)|$(HEAD
 GATE_BENCH ?= $(call gate_q,$(GATE_SIDE)/bench)
 
 GATE_SH = sh $(call gate_q,$(GATE_MK_DIR)/gate.sh)
-GATE_TOOLS = $(PERFGATE_BIN)/alternate $(PERFGATE_BIN)/minjson $(PERFGATE_BIN)/cmpbudget $(PERFGATE_BIN)/plotrounds
+GATE_TOOLS = $(PERFGATE_BIN)/gaterun $(PERFGATE_BIN)/cmpbudget $(PERFGATE_BIN)/plotrounds
 # The explanation's (explain.sh).
 GATE_TOOLS += $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 # The bench command's one parser (benchcmd(1)), for the sides' keys (store.sh).
@@ -263,7 +263,11 @@ $(GATEDIR)/judge.id: FORCE | $(GATEDIR)/runs.id
 	@$(GATE_SH) rule $(call gate_q,$(GATEDIR)) $(call gate_q,$(BUDGET)) $(call gate_q,$(GATE_CONFIRM)) $(call gate_q,$(GATE_NOISE)) \
 	    $(call gate_q,$(GATE_UNBUDGETED))
 
-# Measuring reads the rule too (GATE_NOISE: one round at a time or not).
+# gaterun measures and judges (gate.sh measure): runs.jsonl is rewritten
+# whole after every round, so make must not delete it when the gate is
+# interrupted: the rounds measured so far are whole, and the next gate goes
+# on from them.
+.PRECIOUS: $(GATEDIR)/runs.jsonl
 $(GATEDIR)/runs.jsonl: $(GATEDIR)/base.key $(GATEDIR)/head.key $(GATEDIR)/runs.id | $(GATEDIR)/judge.id
 	@$(GATE_SH) measure $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN))
 
@@ -283,8 +287,9 @@ FORCE:
 # compared by cgdiff), unless GATE_EXPLAIN=off; `make explain` explains the
 # last gate again from what it kept. An ok gate starts no process for it
 # (an explanation left by an earlier gate is removed). Then the gate's status: make's own for
-# `make gate`; through perfgate (GATE_STATUS set) a regression is an answer,
-# so the recipe ends well and make prints no "Error 1" of its own.
+# `make gate`; through perfgate (GATE_STATUS set) a regression or an
+# undecided gate is an answer, so the recipe ends well and make prints no
+# "Error" line of its own: perfgate says the answer, and its reason, last.
 GATE_EXPLAIN ?= on
 GATE_EXPLAIN_SH = sh $(GATE_MK_DIR)/explain.sh
 gate_explain_args = $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(GATE_LAYOUT_EPS)) $(call gate_q,$(GATE_COUNTS_TIMEOUT))
@@ -292,7 +297,7 @@ gate_after = s=$$?; $(call gate_after_s,$(1))
 gate_after_s = if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
     $(GATE_EXPLAIN_SH) gate $(1) $(gate_explain_args); \
     elif [ -e $(GATEDIR)/explain.jsonl ] || [ -e $(GATEDIR)/explain.txt ]; then rm -f $(GATEDIR)/explain.jsonl $(GATEDIR)/explain.txt; fi; \
-    if [ "$$s" = 1 ] && [ -n $(call gate_q,$(GATE_STATUS)) ]; then exit 0; fi; exit "$$s"
+    if [ "$$s" = 1 ] || [ "$$s" = 2 ]; then [ -z $(call gate_q,$(GATE_STATUS)) ] || exit 0; fi; exit "$$s"
 explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 	@$(GATE_EXPLAIN_SH) again last $(gate_explain_args)
 .PHONY: explain
@@ -301,7 +306,7 @@ explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 include $(GATE_MK_DIR)/counts.mk
 ifeq ($(GATE_MODE),time)
 gate: $(GATEDIR)/verdict.jsonl
-	@$(GATE_SH) report $(call gate_q,$(GATEDIR)) $(call gate_q,$(GATE_STATUS)); $(call gate_after,time)
+	@$(GATE_SH) report $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN)) $(call gate_q,$(GATE_STATUS)); $(call gate_after,time)
 endif
 
 # An A/A study: NOISE_GATES gates of HEAD against itself, to choose a

@@ -8,13 +8,13 @@
 #	gate.sh side     GATEDIR SIDE KIND VALUE SIDEDIR TIMEOUT BUILD BENCH [FILE ...]
 #	gate.sh measure  GATEDIR BINDIR
 #	gate.sh judge    GATEDIR BINDIR
-#	gate.sh report   GATEDIR [STATUSFILE]
+#	gate.sh report   GATEDIR BINDIR [STATUSFILE]
 #	gate.sh fail     GATEDIR SIDE STEP MESSAGE
 #	gate.sh lock     GATEDIR PID
 #
-# The shell never edits a JSON line: alternate writes the rounds (numbered
-# on with -n, each side's identity added with -a), minjson the statistics,
-# cmpbudget the verdict (its exit status is the gate's). A step that cannot
+# The shell never edits a JSON line: gaterun writes the rounds (each
+# side's identity added with -a) and the verdict (its exit status is the
+# gate's). A step that cannot
 # go on calls fail: it writes an "error" summary record to
 # GATEDIR/verdict.jsonl and to stdout, so that whoever reads the gate's last
 # line learns which side, revision and step could not be decided, and exits
@@ -95,7 +95,6 @@ fail() {
 		mkdir "$dir/failed" 2>/dev/null || exit 2
 	fi
 	printf '%s\n' "$line" > "$dir/verdict.jsonl.tmp" && mv -f "$dir/verdict.jsonl.tmp" "$dir/verdict.jsonl"
-	echo 2 > "$dir/verdict.status"
 	# For perfgate, which says it again after make's and git's lines.
 	[ -n "${GATE_REASON:-}" ] && echo "gate: $side: $step: $what$msg" > "$GATE_REASON"
 	# Dated 1970, so that make never trusts it as a verdict: the next gate
@@ -181,6 +180,22 @@ cmd_settings() {
 	off) ;;
 	auto|[0-9]|[0-9][0-9]|[0-9][0-9][0-9]|[0-9][0-9][0-9][0-9]) flags="-c $GATE_CPU${flags:+ $flags}" ;;
 	*) fail "$dir" both settings "GATE_CPU=$GATE_CPU: not auto, off or a CPU number" ;;
+	esac
+	# The rounds and the time a run may take are checked, as the rule's
+	# settings are, before anything is built.
+	case $runs in
+	'') ;;
+	*[!0-9]*|0*|?????????*) fail "$dir" both settings "RUNS=$runs: not a whole number of rounds from 2 to 1000000" ;;
+	*) if [ "$runs" -lt 2 ] || [ "$runs" -gt 1000000 ]; then
+		fail "$dir" both settings "RUNS=$runs: not a whole number of rounds from 2 to 1000000"
+	   fi ;;
+	esac
+	case $timeout in
+	''|.|*[!0-9.]*|*.*.*) fail "$dir" both settings "GATE_TIMEOUT=$timeout: not a number of seconds" ;;
+	esac
+	case $timeout in
+	*[1-9]*) ;;
+	*) fail "$dir" both settings "GATE_TIMEOUT=$timeout: not above 0 seconds" ;;
 	esac
 	# cmpbudget is the one reader of the budget file, `runs` included.
 	n=$("$bin/cmpbudget" -b "$budget" -q 2> "$dir/budget.err") ||
@@ -447,15 +462,6 @@ ids() {
 	done < "$1"
 }
 
-# interruptible GATEDIR: an interrupted measure or judge step leaves
-# nothing half written: its temporaries go, and what is whole stays (the
-# rounds of the blocks measured before, for the next gate to go on from).
-interruptible() {
-	step_dir=$1
-	trap 'd=$step_dir; rm -f "$d/runs.jsonl.tmp" "$d/block.jsonl" "$d/stats.jsonl.tmp" "$d/verdict.jsonl.tmp" \
-	    "$d/verdict.status.tmp" "$d/verdict.why.tmp" "$d/verdict.txt.tmp" "$d/verdict.md.new" "$d/verdict.md.new.tmp"; exit 130' INT TERM HUP
-}
-
 # sides GATEDIR: what alternate_rounds needs of the settings and of each
 # side, read once for all the blocks of one step: runs_*, the bench
 # commands and the identity members.
@@ -473,14 +479,25 @@ sides() {
 	if [ -n "$runs_cases" ]; then BENCH_CASES=$runs_cases; export BENCH_CASES; fi
 }
 
-# alternate_rounds GATEDIR BINDIR FROM COUNT: COUNT rounds of both sides,
-# numbered from FROM, appended to GATEDIR/runs.jsonl.tmp. alternate orders
-# the sides by the round's number (base first in odd rounds, head in even
-# ones), so the order alternates across calls as within one. Each side's
-# records carry its identity members (alternate -a). Needs sides.
-alternate_rounds() {
-	dir=$1 bin=$2 from=$3 count=$4
-	set --
+# gaterun GATEDIR BINDIR [-x]: the measuring loop and the rule, in one
+# program (gaterun(1)): it runs rounds of both sides until every metric is
+# decided or the deadline has passed (RUNS rounds and GATE_DEADLINE
+# seconds, both), writes runs.jsonl after every round and the verdict
+# (verdict.jsonl, verdict.txt, verdict.md) at the end, an error verdict
+# when a round fails. -x: the stored rounds are not this gate's (measure);
+# without it, they are judged again and measured on (a new budget or
+# rule). Each side's records carry its identity members (-a). The step
+# ends well whenever a verdict was written: the report says it, with its
+# status.
+gaterun() {
+	dir=$1 bin=$2
+	shift 2
+	sides "$dir"
+	ids "$dir/judge.id" rule
+	set -- "$@" -b "$rule_budget" -C "$rule_confidence" -D "$rule_deadline" -N "$runs_runs" -t "$runs_timeout" -w
+	[ -n "$rule_cases" ] && set -- "$@" -M "$rule_cases"
+	[ "$rule_unbudgeted" = error ] && set -- "$@" -u
+	[ "$rule_focus" = off ] && set -- "$@" -f
 	saved=$IFS
 	IFS=$nl
 	set -f
@@ -492,140 +509,29 @@ alternate_rounds() {
 	done
 	set +f
 	IFS=$saved
-	rm -f "$dir/block.jsonl" "$dir/run.failure"
-	# alternate's stderr goes straight to the gate's, so that its progress
-	# line shows on a terminal (and only there); its failure record, not
-	# its messages, tells what failed.
+	# gaterun's stderr goes straight to the gate's, so that its progress
+	# line shows on a terminal (and only there).
 	# shellcheck disable=SC2086
-	# -w: each run's record says what disturbed it, for the machine's account.
-	"$bin/alternate" -w -r "$count" -t "$runs_timeout" -n "$from" $runs_alternate "$@" -o "$dir/block.jsonl" -F "$dir/run.failure" \
-	    "base=$base_cmd" "head=$head_cmd"
-	status=$?
-	# A full disk fails here, and never leaves a runs.jsonl cut short.
-	if [ -f "$dir/block.jsonl" ] && ! cat "$dir/block.jsonl" >> "$dir/runs.jsonl.tmp"; then
-		rm -f "$dir/block.jsonl" "$dir/runs.jsonl.tmp"
-		fail "$dir" both run "cannot append the rounds to $dir/runs.jsonl.tmp"
-	fi
-	rm -f "$dir/block.jsonl"
-	[ "$status" = 0 ] || run_failed "$dir" "$status"
-	rounds=$((from + count - 1))
-}
-
-# run_failed GATEDIR STATUS: alternate failed. What was measured is kept
-# beside the runs make would trust; alternate's failure record, its last,
-# names the side, round, status and the tail of the side's stderr, and is
-# passed on whole in the summary as "run".
-run_failed() {
-	mv -f "$1/runs.jsonl.tmp" "$1/runs.partial.jsonl" 2>/dev/null
-	rec=$(tail -n 1 "$1/runs.partial.jsonl" 2>/dev/null)
-	side= msg=
-	# alternate -F says what failed in plain lines: its side, its message.
-	if [ -s "$1/run.failure" ]; then
-		case $rec in '{'*'}') fail_extra=",\"run\":$rec" ;; esac
-		side=$(sed -n 1p "$1/run.failure")
-		msg=$(sed -n '2,$p' "$1/run.failure")
-	fi
-	case $side in base|head) fail_side "$1" "$side" ;; *) side= ;; esac
-	fail "$1" "${side:-both}" run "${msg:-alternate exited with status $2}"
-}
-
-# rule_args: the options every cmpbudget -D of this gate takes: the
-# budget, the shard's metrics, the confidence, the fewest rounds. Needs
-# sides and the rule's ids.
-rule_args() {
-	set -- -D -b "$rule_budget" -c "$rule_confidence" -R "$runs_runs"
-	[ -n "$rule_cases" ] && set -- "$@" -M "$rule_cases"
-	[ "$rule_unbudgeted" = error ] && set -- "$@" -u
-	rule_set=$*
-}
-
-# ask GATEDIR BINDIR RUNS: what the rule asks of RUNS (cmpbudget -D -W):
-# want (how many rounds more; 0 when it has decided or the deadline has
-# passed), doubt (the metrics they are for) and phrase (for a person).
-ask() {
-	# shellcheck disable=SC2086
-	answer=$("$2/cmpbudget" $rule_set -W -d "$rule_deadline" -T "$1/measure.start" -r "$3") ||
-	    fail "$1" both judge "cmpbudget -W failed on $3"
-	want=${answer%%"$nl"*}
-	answer=${answer#*"$nl"}
-	doubt=${answer%%"$nl"*}
-	phrase=${answer#*"$nl"}
-}
-
-# The first block: the fewest rounds the rule judges (RUNS, or more where
-# the confidence needs more for an interval). The judge measures on from
-# there. GATEDIR/measure.start marks when this gate began measuring and
-# how many rounds there were: the deadline counts from it.
-cmd_measure() {
-	dir=$1 bin=$2
-	interruptible "$dir"
-	sides "$dir"
-	ids "$dir/judge.id" rule
-	rule_args
-	rm -f "$dir/runs.jsonl.tmp"
-	echo 0 > "$dir/measure.start"
-	ask "$dir" "$bin" /dev/null
-	echo "gate: measuring base and head, $want rounds" >&2
-	alternate_rounds "$dir" "$bin" 1 "$want"
-	mv -f "$dir/runs.jsonl.tmp" "$dir/runs.jsonl"
-}
-
-# more GATEDIR BINDIR COUNT [METRICS]: COUNT more rounds, appended to
-# runs.jsonl; with GATE_FOCUS on, of the METRICS in doubt alone (a
-# benchmark of bench.h runs only the cases BENCH_CASES names).
-more() {
-	cp -f "$1/runs.jsonl" "$1/runs.jsonl.tmp" || { rm -f "$1/runs.jsonl.tmp"; fail "$1" both run "cannot copy $1/runs.jsonl"; }
-	if [ "$rule_focus" != off ] && [ -n "${4-}" ]; then
-		saved_cases=${BENCH_CASES-} had_cases=${BENCH_CASES+y}
-		BENCH_CASES=$4
-		export BENCH_CASES
-		alternate_rounds "$1" "$2" $((rounds + 1)) "$3"
-		if [ -n "$had_cases" ]; then BENCH_CASES=$saved_cases; else unset BENCH_CASES; fi
-	else
-		alternate_rounds "$1" "$2" $((rounds + 1)) "$3"
-	fi
-	mv -f "$1/runs.jsonl.tmp" "$1/runs.jsonl"
-}
-
-# The rule (perfgate(7), "The rule") is cmpbudget -D's: this step only
-# asks it how many rounds more it wants, measures them, and at the end
-# has it write the verdict (verdict.jsonl, verdict.status, verdict.md).
-# Rounds measured long ago and judged again, by another budget, are
-# measured on from where they end.
-cmd_judge() {
-	dir=$1 bin=$2
-	interruptible "$dir"
-	sides "$dir"
-	ids "$dir/judge.id" rule
-	rule_args
-	rounds=$(($(grep -c . "$dir/runs.jsonl") / 2))
-	# Rounds this gate did not measure: its deadline counts from now.
-	if [ ! -f "$dir/measure.start" ] || [ ! "$dir/runs.jsonl" -nt "$dir/gate.start" ]; then
-		echo "$rounds" > "$dir/measure.start"
-	fi
-	while :; do
-		ask "$dir" "$bin" "$dir/runs.jsonl"
-		[ "$want" -gt 0 ] || break
-		echo "gate: $phrase" >&2
-		more "$dir" "$bin" "$want" "$doubt"
-	done
-	[ -n "$doubt" ] && echo "gate: the deadline (GATE_DEADLINE $rule_deadline s) has passed after $rounds rounds" >&2
-	"$bin/minjson" -s min,q1,median,q3 "$dir/runs.jsonl" > "$dir/stats.jsonl.tmp" ||
-	    fail "$dir" both statistics "minjson failed on $dir/runs.jsonl"
-	mv -f "$dir/stats.jsonl.tmp" "$dir/stats.jsonl"
-	# shellcheck disable=SC2086
-	"$bin/cmpbudget" $rule_set -o "$dir" -m "$dir/verdict.md.new" -r "$dir/runs.jsonl" 2> "$dir/verdict.txt.tmp"
-	verdict=$?
-	mv -f "$dir/verdict.txt.tmp" "$dir/verdict.txt"
-	[ -f "$dir/verdict.md.new" ] && mv -f "$dir/verdict.md.new" "$dir/verdict.md"
-	if [ $verdict -gt 2 ] || [ ! -s "$dir/verdict.jsonl" ]; then
-		cat "$dir/verdict.txt" >&2
-		fail "$dir" both judge "cmpbudget failed (status $verdict)"
-	fi
+	"$bin/gaterun" "$@" $runs_alternate -- "$dir" "base=$base_cmd" "head=$head_cmd"
+	[ -f "$dir/verdict.jsonl" ] || exit 2
 	# The picture of the rounds: a reader's aid, so a failure to draw it
 	# is said but does not change the verdict.
-	"$bin/plotrounds" -v "$dir/verdict.jsonl" -o "$dir/rounds.svg" "$dir/runs.jsonl" ||
-	    echo "gate: no picture of the rounds ($dir/rounds.svg)" >&2
+	if [ -s "$dir/runs.jsonl" ]; then
+		"$bin/plotrounds" -v "$dir/verdict.jsonl" -o "$dir/rounds.svg" "$dir/runs.jsonl" ||
+		    echo "gate: no picture of the rounds ($dir/rounds.svg)" >&2
+	fi
+	exit 0
+}
+
+# Fresh rounds: the keys changed (make's rule for runs.jsonl).
+cmd_measure() {
+	gaterun "$1" "$2" -x
+}
+
+# The same rounds, judged again by a new budget or rule (make's rule for
+# verdict.jsonl), and measured on from where they end when the rule asks.
+cmd_judge() {
+	gaterun "$1" "$2"
 }
 
 # The first 16 digits of a side's executable's digest, for messages.
@@ -635,39 +541,23 @@ short_exe() {
 }
 
 cmd_report() {
-	dir=$1 statusfile=${2-}
+	dir=$1 bin=$2 statusfile=${3-}
 	if [ ! "$dir/runs.jsonl" -nt "$dir/gate.start" ]; then
 		echo "gate: reused the measurements in $dir/runs.jsonl: each side's key matched" \
 		    "(base's executable $(short_exe "$dir/base.key"), head's executable $(short_exe "$dir/head.key");" \
 		    "the identities, bench commands, files and libraries they use, rounds and BENCH_* variables:" \
 		    "$dir/base.key, $dir/head.key, $dir/runs.id)" >&2
 	fi
-	if [ ! "$dir/verdict.status" -nt "$dir/gate.start" ]; then
+	if [ ! "$dir/verdict.txt" -nt "$dir/gate.start" ]; then
 		echo "gate: reused the verdict: the same rounds, judged by the same budget" \
 		    "$(id_get "$dir/judge.id" budget) (sha256:$(id_get "$dir/judge.id" budget_sha256 | cut -c1-16)) and rule" >&2
 	fi
-	[ -f "$dir/verdict.txt" ] && cat "$dir/verdict.txt" >&2
-	written=yes
-	cat "$dir/verdict.jsonl" || written=no
-	status=$(cat "$dir/verdict.status" 2>/dev/null)
-	# The verdict record decides; the bare status file must agree with it.
-	case $(tail -n 1 "$dir/verdict.jsonl" 2>/dev/null) in
-	'{"verdict":"regressed",'*) status=1 ;;
-	'{"verdict":"ok",'*) [ "$status" = 0 ] || status=2 ;;
-	*) status=2 ;;
-	esac
-	# Records that could not be written (a full disk, /dev/full) leave the
-	# caller without an answer, whatever the verdict.
-	if [ $written = no ]; then
-		echo "gate: the records could not be written to standard output" >&2
-		status=2
-	fi
+	# gaterun says the verdict, and its status is the verdict record's;
+	# an answer that cannot be decided leaves its reason for perfgate,
+	# which says it last.
+	"$bin/gaterun" -v ${GATE_REASON:+-e "$GATE_REASON"} -- "$dir"
+	status=$?
 	[ -n "$statusfile" ] && echo "$status" > "$statusfile"
-	# An answer that cannot be decided: its reason, one line that cmpbudget
-	# wrote (verdict.why), for perfgate, which says it last.
-	if [ "$status" = 2 ] && [ -n "${GATE_REASON:-}" ] && [ -s "$dir/verdict.why" ]; then
-		{ printf 'gate: '; cat "$dir/verdict.why"; echo; } > "$GATE_REASON"
-	fi
 	exit "$status"
 }
 

@@ -5,7 +5,7 @@
 #	noise.sh GATEDIR BINDIR GATES MARGIN
 #
 # GATES gates of HEAD's built benchmark against itself, each as a gate runs
-# it (gate.sh measure and judge: the settings' rounds, the rule, the
+# it (gate.sh measure: gaterun, with the settings' rounds, the rule, the
 # budget), in GATEDIR/noise/N. noisesum(1) sums them up from their
 # verdict records: the false alarms (regressed verdicts), the false claims
 # either way, the undecided gates, each metric's
@@ -50,8 +50,10 @@ while [ $i -lt "$gates" ]; do
 		cp "$dir/head.value" "$g/$s.value"
 		cp "$dir/head.id" "$g/$s.id"
 	done
-	{ sh "$sh" measure "$g" "$bin" && sh "$sh" judge "$g" "$bin"; } > "$g/out" 2> "$g/log"
-	case $(cat "$g/verdict.status" 2>/dev/null) in
+	sh "$sh" measure "$g" "$bin" > "$g/out" 2> "$g/log"
+	# The verdict's status, as gaterun -v says it.
+	"$bin/gaterun" -v -- "$g" > /dev/null 2>&1
+	case $? in
 	0) v=ok ;;
 	1) v="regressed (a false alarm)" ;;
 	*) # The summary, last, begins with its verdict (cmpbudget(1)).

@@ -258,13 +258,12 @@ os.execvp(sys.argv[1], sys.argv[1:])' perfgate $(gate_args) >"$T/out" 2>"$T/err"
 	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .verdict)" = ok ]
 }
 
-@test "gate: SIGINT during a confirming block leaves the first block whole and nothing half written; the next gate goes on from it" {
+@test "gate: SIGINT mid-gate leaves the rounds measured before whole and nothing half written; the next gate goes on from them" {
 	unset MAKEFLAGS MFLAGS MAKELEVEL
 	cd "$TOP"
 	held_bench
-	# Head regresses, so that the judge measures rounds to show it in both
-	# halves; the 13th run (the first after the first block's six rounds)
-	# holds.
+	# Head regresses, so that the rule asks for rounds to show it in both
+	# halves; the 13th run (the first of round 7) holds.
 	printf 'const char line[] = "{\\"x_ns\\":16.0}";\n' > "$T/head.c"
 	sed -i 's|if (access("'"$T"'/hold", F_OK) == 0)|if (access("'"$T"'/hold", F_OK) == 0 \&\& runs() >= 13)|' "$T/fixed.c"
 	sed -i 's|^int main(void)$|static int runs(void) { int n = 0; FILE *f = fopen("'"$T"'/count", "r"); if (f) { if (fscanf(f, "%d", \&n) != 1) n = 0; fclose(f); } f = fopen("'"$T"'/count", "w"); if (f) { fprintf(f, "%d\\n", n + 1); fclose(f); } return n + 1; }\nint main(void)|' "$T/fixed.c"
@@ -291,14 +290,15 @@ os.execvp(sys.argv[1], sys.argv[1:])' perfgate $(gate_args) >"$T/out" 2>"$T/err"
 	done
 	run -1 pgrep -s "$pid"
 	[ -z "$(find "$T/g" -name '*.tmp*' -o -name '*.new' -o -name block.jsonl)" ]
-	[[ "$(cat "$T/err")" == *"gate: a possible change in x_ns (+100.0 %): 10 more rounds"* ]]
-	# The first block's six rounds stay, whole; no verdict was written.
+	[[ "$(cat "$T/err")" == *"gaterun: measuring base and head"* ]]
+	# The six rounds measured before stay, whole; no verdict was written.
 	[ "$(jq -r .round "$T/g/runs.jsonl" | tr '\n' ' ')" = "1 1 2 2 3 3 4 4 5 5 6 6 " ]
 	[ ! -e "$T/g/verdict.jsonl" ]
-	# The next gate goes on from there: rounds 7 to 16, the regression stands.
+	# The next gate goes on from there: rounds 7 and 8, the regression stands.
 	rm -f "$T/hold"
 	run -1 --separate-stderr perfgate $(gate_args)
-	[[ "$stderr" != *"gate: measuring"* ]]
-	[ "$(jq -r .round "$T/g/runs.jsonl" | sort -n | uniq -c | awk '{ print $1 "x" $2 }' | tr '\n' ' ')" = "2x1 2x2 2x3 2x4 2x5 2x6 2x7 2x8 2x9 2x10 2x11 2x12 2x13 2x14 2x15 2x16 " ]
+	[[ "$stderr" != *"measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring on from round 7: the rule has not decided x_ns"* ]]
+	[ "$(jq -r .round "$T/g/runs.jsonl" | sort -n | uniq -c | awk '{ print $1 "x" $2 }' | tr '\n' ' ')" = "2x1 2x2 2x3 2x4 2x5 2x6 2x7 2x8 " ]
 	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -c .regressed)" = '["x_ns"]' ]
 }

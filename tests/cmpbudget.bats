@@ -374,7 +374,7 @@ badinput() {
 }
 
 @test "cmpbudget usage errors are exit 2 with the usage line" {
-	usage='usage: cmpbudget [-V] [-DEpquW] [-b budget] [-B base] [-c confidence] [-d deadline] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-O oldbudget] [-o dir] [-R rounds] [-r runs] [-s stat] [-S side=stat] [-T since] [file ...]'
+	usage='usage: cmpbudget [-V] [-Epqu] [-b budget] [-B base] [-c confidence] [-f floor] [-H head] [-k key] [-M metrics] [-m markdown] [-N noise] [-O oldbudget] [-r runs] [-s stat] [-S side=stat] [file ...]'
 	run -2 --separate-stderr cmpbudget -x
 	[ "${stderr_lines[0]}" = 'cmpbudget: unknown option -x' ]
 	[ "${stderr_lines[1]}" = "$usage" ]
@@ -502,22 +502,22 @@ changed() {
 	[ "$stderr" = '[counts] x_instr: removed (was 0.05; 0.02 by default)' ]
 }
 
-@test "cmpbudget -O: runs lowered loosens, exit 1; raised or absent at its default 3 does not" {
+@test "cmpbudget -O: runs lowered loosens, exit 1; raised or absent at its default 12 does not" {
 	changed "$(printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 2/')" 1 'runs: 3 to 2, looser'
 	[ "$(jq -c '[.key, .base_section, .head_section, .base, .head]' <<<"${lines[0]}")" = '["runs","","",3,2]' ]
 	changed "$(printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 8/')" 0 'runs: 3 to 8, tighter'
-	# Absent, runs is 3: removing 3 changes nothing, removing 8 loosens.
-	printf '%b' "$O_BASE" >base.toml
+	# Absent, runs is 12: removing 12 changes nothing, removing 20 loosens.
+	printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 12/' >base.toml
 	printf '%b' "$O_BASE" | sed '/^runs/d' >head.toml
 	run -0 --separate-stderr cmpbudget -b head.toml -O base.toml
 	[ -z "$stderr" ]
-	printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 8/' >base.toml
+	printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 20/' >base.toml
 	run -1 --separate-stderr cmpbudget -b head.toml -O base.toml
-	[ "$stderr" = 'runs: removed (was 8; 3 by default), looser' ]
+	[ "$stderr" = 'runs: removed (was 20; 12 by default), looser' ]
 	printf '%b' "$O_BASE" | sed '/^runs/d' >base.toml
 	printf '%b' "$O_BASE" | sed 's/^runs = 3$/runs = 2/' >head.toml
 	run -1 --separate-stderr cmpbudget -b head.toml -O base.toml
-	[ "$stderr" = 'runs: added (now 2; 3 by default), looser' ]
+	[ "$stderr" = 'runs: added (now 2; 12 by default), looser' ]
 }
 
 @test "cmpbudget -O: a [budget] raised loosens, exit 1, and allow_loose with it is a loosening of its own" {
@@ -1012,75 +1012,75 @@ pairs() {
 	done
 }
 
-@test "cmpbudget -D: ok when the interval of the ratios shows the change within the budget, with the bound; no quartiles" {
+# dj [OPTION...] RUNS: the gate's rule on the rounds of RUNS, as a gate
+# judges its stored rounds (gaterun -j, in d/), then its verdict said
+# (gaterun -v): the records on stdout, the table and reasons on stderr, the
+# verdict's status.
+dj() {
+	local f=${*: -1}
+	rm -rf d
+	mkdir d
+	cp "$f" d/runs.jsonl
+	gaterun -j "${@:1:$#-1}" d 2>/dev/null
+	gaterun -v d
+}
+
+@test "cmpbudget: the gate's rule (gaterun -j): ok when the interval of the ratios shows the change within the budget, with the bound; no quartiles" {
 	printf 'runs = 2\n[budget]\nx_ns = 0.25\n' >b.toml
 	pairs r.jsonl 8.0 8.0 9.0 8.5 10.0 8.2 8.1
-	run -0 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	run -0 --separate-stderr dj -b b.toml r.jsonl
 	[ "${lines[0]}" = '{"metric":"x_ns","base":8.0,"head":8.35,"delta":0.043749999999999956,"budget":0.25,"verdict":"ok","better":"lower","rounds":6,"ratio":1.04375,"ratio_lo":1,"ratio_hi":1.25,"confidence":0.95,"bound":0.25,"halves":["none","none"],"budget_sha256":"'$(sha b.toml)'"}' ]
 	[ "$(echo "${lines[1]}" | jq -c '[.verdict,.undecided,.rounds,.machine]')" = '["ok",[],6,"unknown (the rounds carry no CPU pressure)"]' ]
 	[[ "${stderr_lines[1]}" == "x_ns "*" ok "*"1.044 [1.000,1.250]  ≤ +25.0 %" ]]
 }
 
-@test "cmpbudget -D: the machine line says when a run's CPU was shared with other gates (alternate -c: pinned, shared)" {
+@test "cmpbudget: the gate's rule (gaterun -j): the machine line says when a run's CPU was shared with other gates (alternate -c: pinned, shared)" {
 	printf 'runs = 2\n[budget]\nx_ns = 0.25\n' >b.toml
 	pairs r.jsonl 8.0 8.0 8.0 8.0 8.0 8.0 8.0
 	sed 's/,"x_ns"/,"wall_s":1,"stall_s":0,"pinned":1,"shared":0,"x_ns"/' r.jsonl > alone.jsonl
-	run -0 --separate-stderr cmpbudget -D -b b.toml -r alone.jsonl
+	run -0 --separate-stderr dj -b b.toml alone.jsonl
 	[ "$(echo "${lines[1]}" | jq -r .machine)" = "quiet (CPU pressure 0 % during the gate)" ]
 	# One run shared CPU 1 with another gate; one, later, CPU 0 with two.
 	sed '3s/"pinned":1,"shared":0/"pinned":1,"shared":1/' alone.jsonl > one.jsonl
-	run -0 --separate-stderr cmpbudget -D -b b.toml -r one.jsonl
+	run -0 --separate-stderr dj -b b.toml one.jsonl
 	[ "$(echo "${lines[1]}" | jq -r .machine)" = "quiet (CPU pressure 0 % during the gate, CPU 1 shared with another gate)" ]
 	[ "${stderr_lines[-1]}" = "machine: quiet (CPU pressure 0 % during the gate, CPU 1 shared with another gate)" ]
 	sed '5s/"pinned":1,"shared":0/"pinned":0,"shared":2/' one.jsonl > two.jsonl
-	run -0 --separate-stderr cmpbudget -D -b b.toml -r two.jsonl
+	run -0 --separate-stderr dj -b b.toml two.jsonl
 	[ "$(echo "${lines[1]}" | jq -r .machine)" = "quiet (CPU pressure 0 % during the gate, CPU 0 shared with 2 other gates)" ]
 	# Without the CPU pressure too.
 	sed 's/"wall_s":1,"stall_s":0,//' one.jsonl > nopsi.jsonl
-	run -0 --separate-stderr cmpbudget -D -b b.toml -r nopsi.jsonl
+	run -0 --separate-stderr dj -b b.toml nopsi.jsonl
 	[ "$(echo "${lines[1]}" | jq -r .machine)" = "unknown (the rounds carry no CPU pressure, CPU 1 shared with another gate)" ]
 }
 
-@test "cmpbudget -D -W: the rounds more, the metrics in doubt, a phrase; -o writes the verdict and its status" {
+@test "cmpbudget: the gate's rule (gaterun -j): undecided is dated 1970, with its reason; a claim is not" {
 	printf 'runs = 2\n[budget]\nx_ns = 0.05\n' >b.toml
 	pairs r.jsonl 8.0 9.0 9.0 9.0 9.0 9.0 9.0
-	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r r.jsonl
-	[ "$output" = $'2\nx_ns\na possible change in x_ns (+12.5 %): 2 more rounds' ]
-	# Nothing yet: the first block.
-	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r /dev/null
-	[ "${lines[0]}" = 6 ]
-	mkdir out
-	run -2 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl -o out -m out/v.md
-	[ "$output" = "" ]
-	[ "$(cat out/verdict.status)" = 2 ]
-	[ "$(tail -n 1 out/verdict.jsonl | jq -r .verdict)" = undecided ]
-	[ "$(stat -c %Y out/verdict.jsonl)" = 0 ]
-	[ "$(head -n 1 out/v.md)" = '**cmpbudget: undecided**: `x_ns`' ]
-	[[ "$stderr" == *"cmpbudget: undecided: x_ns: ratio 1.125 [1.125,1.125] at 95 %, budget 5 %, 6 rounds; machine: "* ]]
+	run -2 --separate-stderr dj -b b.toml r.jsonl
+	[ "$(tail -n 1 d/verdict.jsonl | jq -r .verdict)" = undecided ]
+	[ "$(stat -c %Y d/verdict.jsonl)" = 0 ]
+	[ "$(head -n 1 d/verdict.md)" = '**cmpbudget: undecided**: `x_ns`' ]
+	[[ "$stderr" == *"gaterun: undecided: x_ns: ratio 1.125 [1.125,1.125] at 95 %, budget 5 %, 6 rounds; machine: "* ]]
 	pairs r.jsonl 8.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0 9.0
-	run -1 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl -o out
-	[ "$(cat out/verdict.status)" = 1 ]
-	[ "$(tail -n 1 out/verdict.jsonl | jq -c '[.verdict,.regressed]')" = '["regressed",["x_ns"]]' ]
-	[ "$(stat -c %Y out/verdict.jsonl)" != 0 ]
+	run -1 --separate-stderr dj -b b.toml r.jsonl
+	[ "$(tail -n 1 d/verdict.jsonl | jq -c '[.verdict,.regressed]')" = '["regressed",["x_ns"]]' ]
+	[ "$(stat -c %Y d/verdict.jsonl)" != 0 ]
 }
 
-@test "cmpbudget -D: options that do not go together, a bad deadline or confidence: one line, exit 2" {
+@test "cmpbudget -D, -W and their options are gaterun's now: one line naming it, exit 2; a metric one side lacks is an error" {
 	printf '[budget]\nx_ns = 0.05\n' >b.toml
 	pairs r.jsonl 8.0 8.0
-	run -2 --separate-stderr cmpbudget -D -b b.toml
-	[ "$stderr" = "cmpbudget: -D judges the rounds of -r alone: no statistics files, -f, -N, -p, -s or -S" ]
-	run -2 --separate-stderr cmpbudget -D -p -b b.toml -r r.jsonl
-	[ "${#stderr_lines[@]}" -eq 1 ]
-	run -2 --separate-stderr cmpbudget -W -b b.toml -r r.jsonl
-	[ "$stderr" = "cmpbudget: -d, -o, -R, -T and -W are for -D" ]
-	run -2 --separate-stderr cmpbudget -D -W -d 0 -T r.jsonl -b b.toml -r r.jsonl
-	[ "$stderr" = "cmpbudget: -d 0: the deadline must be a number of seconds above 0" ]
-	run -2 --separate-stderr cmpbudget -D -W -d 5 -b b.toml -r r.jsonl
-	[ "$stderr" = "cmpbudget: -T and -d go together" ]
-	run -2 --separate-stderr cmpbudget -D -c 1 -b b.toml -r r.jsonl
+	for o in -D -W '-d 5' '-o out' '-R 3' '-T r.jsonl'; do
+		# shellcheck disable=SC2086
+		run -2 --separate-stderr cmpbudget $o -b b.toml -r r.jsonl
+		[ "$stderr" = "cmpbudget: ${o%% *}: the gate's rule is gaterun's: gaterun -j dir judges a gate's stored rounds (gaterun(1))" ]
+		[ "$output" = "" ]
+	done
+	run -2 --separate-stderr cmpbudget -c 1 -b b.toml -r r.jsonl
 	[ "$stderr" = "cmpbudget: -c 1: the confidence must be above 0 and below 1" ]
 	# A metric one side lacks.
 	printf '{"side":"base","round":1,"x_ns":8}\n{"side":"head","round":1,"y_ns":8}\n' >r.jsonl
-	run -2 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	run -2 --separate-stderr dj -b b.toml r.jsonl
 	[ "$(echo "${lines[-1]}" | jq -r .error)" = 'x_ns: missing on side "head"' ]
 }

@@ -211,11 +211,13 @@ wait_for() {
 	[ "$(last | jq -r .verdict)" = regressed ]
 }
 
-@test "hostile: cache: the exit status is the verdict record's, not a bare status file's" {
+@test "hostile: cache: the exit status is the verdict record's: no status file beside it is read" {
 	fixed_bench
 	side base '{"x_ns":8.0}'
 	side head '{"x_ns":24.0}'
 	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	# No side channel: what is in GATEDIR besides the records does not count.
+	[ ! -e "$G/verdict.status" ] && [ ! -e "$G/verdict.why" ] && [ ! -e "$G/stats.jsonl" ]
 	echo 0 > "$G/verdict.status"
 	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
 	[ "$(last | jq -r .verdict)" = regressed ]
@@ -266,7 +268,7 @@ SH
 	printf 'const char *val(void) { return "{\\"x_ns\\":%s}"; }\n' 7.0 > "$T/v.c"
 	cc -shared -fPIC -o "$T/lib/libv.so" "$T/v.c"
 	run -0 --separate-stderr "$@"
-	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring base and head"* ]]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric) | .base')" = 7 ]
 }
 
@@ -582,7 +584,8 @@ rounds3() {
 	[ "$(printf '%s\n' "$output" | tail -n 1 | jq -r .verdict)" = error ]
 	[[ "$stderr" == *"z_ns: base 0 is not above 0: no ratio"* ]]
 	mkdir "$T/d"
-	run -2 --separate-stderr cmpbudget -D -b "$T/b.toml" -r "$T/r.jsonl" -o "$T/d"
+	cp "$T/r.jsonl" "$T/d/runs.jsonl"
+	run -2 --separate-stderr gaterun -j -b "$T/b.toml" "$T/d"
 	[ "$(tail -n 1 "$T/d/verdict.jsonl" | jq -r .verdict)" = error ]
 	[ "$(tail -n 1 "$T/d/verdict.jsonl" | jq -r '.improved | length')" = 0 ]
 }
@@ -611,7 +614,8 @@ rounds3() {
 	[[ "$stderr" == *'not judged: e\u001bx_ns'* ]]
 	[[ "$stderr" != *$'\033'* ]]
 	mkdir "$T/d"
-	run -2 --separate-stderr cmpbudget -D -b "$T/b.toml" -r "$T/r.jsonl" -o "$T/d"
+	cp "$T/r.jsonl" "$T/d/runs.jsonl"
+	run -2 --separate-stderr sh -c 'gaterun -j -b "$1/b.toml" "$1/d"; gaterun -v "$1/d"' sh "$T"
 	tail -n 1 "$T/d/verdict.jsonl" | grep -qF '"unbudgeted":["e\u001bx_ns"]'
 	[[ "$stderr" != *$'\033'* ]]
 }
@@ -751,12 +755,14 @@ subrepo() {
 	[[ "$stderr" == *"gate: reused the measurements"* ]]
 }
 
-@test "hostile: names: a metric named n (a key of minjson's statistics) is refused at the first round, naming it" {
+@test "hostile: names: a metric named n or stat (once minjson's own keys) is a metric like any other" {
+	# The gate summed its rounds with minjson, whose n and stat clashed
+	# after every round was measured; gaterun judges the rounds itself.
 	fixed_bench
-	side base '{"x_ns":8.0,"n":1}'
-	side head '{"x_ns":8.0,"n":1}'
-	run -2 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
-	[[ "$(last | jq -r .error)" == *'round 1: metric "n" clashes with a key of minjson'"'"'s statistics' ]]
+	side base '{"x_ns":8.0,"n":1,"stat":2}'
+	side head '{"x_ns":8.0,"n":1,"stat":2}'
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
+	[ "$(last | jq -r .verdict)" = ok ]
 }
 
 @test "hostile: names: make gate-clean removes only a directory that carries the gate's mark" {

@@ -133,7 +133,7 @@ comment_commit() {
 	# changed all the same.
 	xbench 40 > perf/xbench.c
 	run -0 --separate-stderr "$@"
-	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring base and head"* ]]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "fx_max_ns") | .head')" = 40 ]
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.metric == "fx_max_ns") | .base')" = 40 ]
 }

@@ -13,7 +13,7 @@ R=$DATA/refjudge
 
 # The readers: NAME, and the command that reads in.jsonl (its answer is
 # stdout, stderr and exit status; plotrounds' picture is shown on stdout).
-READERS=(minjson cmpbudget cmpbudget-r cmpbudget-D plotrounds mergeshards noisesum countof refjudge)
+READERS=(minjson cmpbudget cmpbudget-r gaterun-j plotrounds mergeshards noisesum countof refjudge)
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
@@ -22,14 +22,15 @@ setup() {
 		printf '{"side":"base","round":%d,"x_ns":10}\n{"side":"head","round":%d,"x_ns":10.%d}\n' "$r" "$r" "$r"
 	done >rounds.jsonl
 	printf '{"side":"base","stat":"min","x_ns":10}\n{"side":"head","stat":"min","x_ns":10.1}\n' >stats.jsonl
-	cmpbudget -D -b b.toml -r rounds.jsonl >verdict.jsonl 2>/dev/null
+	mkdir g0 && cp rounds.jsonl g0/runs.jsonl && gaterun -j -b b.toml g0 2>/dev/null
+	cp g0/verdict.jsonl verdict.jsonl
 	printf '{"side":"base","x_instr":100}\n{"side":"head","x_instr":101}\n' >counts.jsonl
 }
 
 # good NAME: the file NAME reads, valid.
 good() {
 	case $1 in
-	minjson|cmpbudget-r|cmpbudget-D|plotrounds) cat rounds.jsonl ;;
+	minjson|cmpbudget-r|gaterun-j|plotrounds) cat rounds.jsonl ;;
 	cmpbudget) cat stats.jsonl ;;
 	mergeshards|noisesum) cat verdict.jsonl ;;
 	countof) cat counts.jsonl ;;
@@ -44,7 +45,7 @@ answer() {
 	minjson) run --separate-stderr minjson in.jsonl ;;
 	cmpbudget) run --separate-stderr cmpbudget -b b.toml in.jsonl ;;
 	cmpbudget-r) run --separate-stderr cmpbudget -b b.toml -r in.jsonl stats.jsonl ;;
-	cmpbudget-D) run --separate-stderr cmpbudget -D -b b.toml -r in.jsonl ;;
+	gaterun-j) run --separate-stderr sh -c 'rm -rf g && mkdir g && cp in.jsonl g/runs.jsonl && { gaterun -j -b b.toml g; gaterun -v g; }' ;;
 	plotrounds) run --separate-stderr sh -c 'plotrounds -o out.svg in.jsonl && cat out.svg' ;;
 	mergeshards) run --separate-stderr mergeshards in.jsonl ;;
 	noisesum) run --separate-stderr noisesum in.jsonl ;;

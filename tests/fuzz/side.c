@@ -2,7 +2,7 @@
  * Fuzz target: alternate's sides, "name=command", and their members, "-a
  * name:key=value" (side_add and side_member of lib/sides.c, as
  * bin/alternate.c calls them with its own keys; alternate.c is included
- * here whole for those, its main renamed; their exit(2) is
+ * here whole for those, with runround's own keys, its main renamed; their exit(2) is
  * caught by linking with -Wl,--wrap=exit). Each line of the input is one
  * argument, "-a " first for a member. Checked: an argument is taken
  * exactly when the rule computed here apart takes it (a name of letters,
@@ -23,6 +23,12 @@
 #define main alternate_main
 #include "../../bin/alternate.c"
 #undef main
+#include "jsonl.h"
+
+/* alternate's sides, now in main's frame: the target's own, with runround's keys. */
+static struct runside *sides;
+static size_t nsides;
+#define ownkeys runround_ownkeys
 
 static jmp_buf fuzz_died;
 static int fuzz_armed, fuzz_code;
@@ -57,7 +63,7 @@ take(const char *arg, int member, char *msg, size_t size)
 	if (setjmp(fuzz_died) == 0) {
 		fuzz_armed = 1;
 		if (member)
-			side_member(sides, nsides, arg, ownkeys, sizeof ownkeys / sizeof ownkeys[0]);
+			side_member(sides, nsides, arg, ownkeys, runround_nownkeys);
 		else
 			side_add(sides, &nsides, arg);
 		fuzz_armed = 0;
@@ -159,7 +165,7 @@ samewritten(const char *a, size_t alen, const char *b, size_t blen)
 
 /* The side's record head as alternate writes it, read back. */
 static void
-check_record(const struct side *s, char **keys, char **vals, size_t nkv)
+check_record(const struct runside *s, char **keys, char **vals, size_t nkv)
 {
 	static struct jrecord rec;
 	char *line, *want, *got;
@@ -220,7 +226,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nsides = 0;
 	for (i = 0; i < narg; i++) {
 		const char *a = arg[i], *eq, *colon = NULL;
-		struct side *s = NULL;
+		struct runside *s = NULL;
 
 		member = strncmp(a, "-a ", 3) == 0;
 		if (member) {
@@ -232,7 +238,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    memcmp(sides[j].name, a, (size_t)(colon - a)) == 0)
 					s = &sides[j];
 			want = eq != NULL && s != NULL && eq > colon + 1;
-			for (k = 0; want && k < sizeof ownkeys / sizeof ownkeys[0]; k++)
+			for (k = 0; want && k < runround_nownkeys; k++)
 				if (strlen(ownkeys[k]) == (size_t)(eq - colon - 1) &&
 				    memcmp(ownkeys[k], colon + 1, (size_t)(eq - colon - 1)) == 0)
 					want = 0;
