@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2154 # nl, ccv_* come from store.sh (sourced), rule_*, runs_*, *_cmd and *_members from ids and sides (eval of a key file)
 # gate.sh: the steps of gate.mk that need more than one shell line.
 #
 #	gate.sh settings GATEDIR BINDIR BUDGET RUNS TIMEOUT ALTERNATE_FLAGS
@@ -51,6 +52,7 @@ case $0 in
 */*) gate_dir=${0%/*} ;;
 *) gate_dir=. ;;
 esac
+# shellcheck disable=SC1091 # store.sh is checked on its own
 . "$gate_dir/store.sh"
 
 # How a side is named in messages: what the user gave, and what it is.
@@ -67,7 +69,7 @@ describe() {
 # fail GATEDIR SIDE STEP MESSAGE: report, record and exit 2. The side's
 # revision and commit, when known, are in fail_value and fail_source;
 # fail_extra holds more members, as JSON, for the end of the record.
-fail_value= fail_source= fail_extra=
+fail_value='' fail_source='' fail_extra=''
 fail() {
 	dir=$1 side=$2 step=$3 msg=$4
 	mkdir -p "$dir"
@@ -76,7 +78,7 @@ fail() {
 	echo "gate: $side: $step: $what$msg" >&2
 	extra=
 	case $fail_source in
-	sha256:*) key=file ;;
+	sha256:*) key='file' ;;
 	*) key=revision ;;
 	esac
 	[ -n "$fail_value" ] && extra=$(printf ',"%s":"%s"' "$key" "$(json_str "$fail_value")")
@@ -143,6 +145,7 @@ cmd_lock() {
 	# Made and marked as a gate's, or refused (store.sh).
 	claim=$(gatedir_claim "$dir") || { echo "$claim"; exit 2; }
 	me=$(proc_id "$pid") || { echo "no process $pid to hold GATEDIR $dir"; exit 2; }
+	# shellcheck disable=SC2016 # the script's $1 and $2 are its own
 	flock "$dir/lock.mutex" sh -c '
 		held=$(cat "$1/lock" 2>/dev/null)
 		[ "$held" = "$2" ] && exit 0
@@ -260,7 +263,7 @@ identify() {
 	shift 8
 	printf '%s\n' "$value" > "$dir/$side.value"
 	fail_value=$value
-	commit= dirty=
+	commit='' dirty=''
 	for f; do
 		[ -f "$f" ] || fail "$dir" "$side" identity "missing $f"
 	done
@@ -310,6 +313,7 @@ export_rev() {
 	rm -rf "$root" "$root.tmp" "$out/index.tmp" "$out/tree.commit"
 	mkdir -p "$root.tmp"
 	abs=$(cd "$out" && pwd -P)
+	# shellcheck disable=SC2015 # any step failing is the one failure
 	top=$(git rev-parse --show-toplevel) &&
 	    GIT_INDEX_FILE=$abs/index.tmp git -C "$top" read-tree "$c" &&
 	    GIT_INDEX_FILE=$abs/index.tmp git -C "$top" checkout-index -a --prefix="$abs/tree.tmp/" ||
@@ -340,6 +344,7 @@ cmd_driver() {
 build_digest() {
 	b=$1 out=
 	while [ -n "$2" ]; do
+		# shellcheck disable=SC2016 # $GATE_SIDE is for the shell that runs the command
 		case $b in
 		*"$2"*) out=$out${b%%"$2"*}'$GATE_SIDE'
 			b=${b#*"$2"} ;;
@@ -452,6 +457,7 @@ ids() {
 	while IFS= read -r ids_line || [ -n "$ids_line" ]; do
 		ids_k=${ids_line%% *}
 		ids_v=
+		# shellcheck disable=SC2034 # read by the eval below
 		case $ids_line in
 		*" "*) ids_v=${ids_line#* } ;;
 		esac
@@ -542,12 +548,14 @@ short_exe() {
 
 cmd_report() {
 	dir=$1 bin=$2 statusfile=${3-}
+	# shellcheck disable=SC3013 # -nt: dash, bash and busybox sh all have it
 	if [ ! "$dir/runs.jsonl" -nt "$dir/gate.start" ]; then
 		echo "gate: reused the measurements in $dir/runs.jsonl: each side's key matched" \
 		    "(base's executable $(short_exe "$dir/base.key"), head's executable $(short_exe "$dir/head.key");" \
 		    "the identities, bench commands, files and libraries they use, rounds and BENCH_* variables:" \
 		    "$dir/base.key, $dir/head.key, $dir/runs.id)" >&2
 	fi
+	# shellcheck disable=SC3013 # -nt: dash, bash and busybox sh all have it
 	if [ ! "$dir/verdict.txt" -nt "$dir/gate.start" ]; then
 		echo "gate: reused the verdict: the same rounds, judged by the same budget" \
 		    "$(id_get "$dir/judge.id" budget) (sha256:$(id_get "$dir/judge.id" budget_sha256 | cut -c1-16)) and rule" >&2

@@ -322,6 +322,7 @@ object_key() {
 # (a kill between two renames, a full disk) is seen when the key is read.
 content() {
 	content_d=$(shas "$@") || return 1
+	# shellcheck disable=SC2086 # one line per digest
 	printf 'content %s\n' $content_d
 }
 
@@ -342,6 +343,7 @@ store_put() {
 	shift 3
 	mkdir -p "${put_c%/*}" || return 0
 	for put_x in '' "$@" .key; do
+		# shellcheck disable=SC2015 # a failed copy or rename: stop
 		cp -f "$put_from$put_x" "$put_c$put_x.$$" && mv -f "$put_c$put_x.$$" "$put_c$put_x" || break
 	done
 	rm -f "$put_c".*"$$"
@@ -369,6 +371,7 @@ compile() {
 	c=$store/$(sha_str "$cmd$nl${src##*/}$nl$(sha "$src")")
 	for k in "$c"-*.o.key; do
 		k=${k%.key}
+		# shellcheck disable=SC2015 # any test failing: the next object
 		[ -f "$k.key" ] && object_full "$cmd" "$src" "$k" 2>/dev/null | cmp -s - "$k.key" || continue
 		cp -f "$k" "$obj.tmp" && cp -f "$k.d" "$obj.d" && mv -f "$obj.tmp" "$obj" && cp -f "$k.key" "$obj.key"
 		return
@@ -424,6 +427,7 @@ cmd_program() {
 	prog_c=$prog_store/$(sha_str "$prog_cmd$nl$prog_objects")
 	for prog_k in "$prog_c"-*.exe.key; do
 		prog_k=${prog_k%.key}
+		# shellcheck disable=SC2015 # any test failing: the next program
 		[ -f "$prog_k.key" ] && [ -f "$prog_k.inputs" ] &&
 		    program_full "$prog_k" 2>/dev/null | cmp -s - "$prog_k.key" || continue
 		cp -f "$prog_k" "$prog.tmp" && cp -f "$prog_k.inputs" "$prog.inputs" && mv -f "$prog.tmp" "$prog" &&
