@@ -90,11 +90,6 @@ suspects() {
 	rm -f "$dir/explain.libs.base" "$dir/explain.libs.head"
 }
 
-# executable SIDE: what the side's benchmark runs, as its key says.
-executable() {
-	id_get "$dir/$1.key" run | sed 's/^[0-9a-f]* //'
-}
-
 # fresh SIDE CASE [-c]: whether GATEDIR/explain/SIDE.CASE (with -c, cache
 # simulation on: SIDE.CASE.c) holds the side's dumps of the case, made for
 # the key it would be made for now (written to its .key.tmp).
@@ -116,8 +111,9 @@ count() {
 		return 0
 	fi
 	rm -f "$out.key"
+	# countof -f runs the side's command split by the gate's one parser.
 	BENCH_CASES=$2 "$bin/countof" ${3:+"$3"} -s "$1" -t "$timeout" -d "$out" \
-	    sh -c "$(cat "$dir/$1/bench.cmd")" > "$out.jsonl" 2> "$out.log" || {
+	    -f "$dir/$1/bench.cmd" > "$out.jsonl" 2> "$out.log" || {
 		rm -f "$out.key.tmp"
 		return 2
 	}
@@ -149,9 +145,8 @@ member() {
 # sets why on failure.
 diff_one() {
 	set -- -M "$1" -k "$2" -e "$eps"
-	be=$(executable base) he=$(executable head)
-	[ -n "$be" ] && set -- "$@" -B "$be"
-	[ -n "$he" ] && set -- "$@" -H "$he"
+	# The sides' commands, as cgdiff splits them (a cd DIR && form too).
+	set -- "$@" -B "$(cat "$dir/base/bench.cmd")" -H "$(cat "$dir/head/bench.cmd")"
 	saved=$IFS
 	IFS=$nl
 	for s in $suspects; do
