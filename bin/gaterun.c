@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "benchargv.h"
 #include "budget.h"
 #include "buf.h"
 #include "decide.h"
@@ -411,6 +412,9 @@ main(int argc, char *argv[])
 		side_add(sides, &nsides, argv[i]);
 		if (strcmp(sides[i].name, sidename[i]) != 0)
 			die("%s: the sides are base=command and head=command, in that order", argv[i]);
+		/* Run as the gate's one parser splits it (benchcmd(1)): no shell reads it again. */
+		if ((sides[i].argv = benchargv(strchr(argv[i], '=') + 1, &perr)) == NULL)
+			die("side %s: GATE_BENCH: %s", sidename[i], perr);
 	}
 	for (i = 0; i < nmembers; i++)
 		side_member(sides, nsides, members[i], runround_ownkeys, runround_nownkeys);

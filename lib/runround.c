@@ -199,7 +199,7 @@ clashes(const struct runround *r, const struct jfield *f)
 static double
 runside(struct runround *r, const struct runside *s, long round, size_t slot)
 {
-	char *argv[] = { "/bin/sh", "-c", s->script, NULL };
+	char *shell[] = { "/bin/sh", "-c", s->script, NULL };
 	struct proc_opts opts = { 0 };
 	struct proc_result res = { 0 };
 	struct jrecord m = { 0 };
@@ -211,7 +211,7 @@ runside(struct runround *r, const struct runside *s, long round, size_t slot)
 	struct runwatch rw;
 	size_t i;
 
-	opts.argv = argv;
+	opts.argv = s->argv != NULL ? s->argv : shell;
 	opts.timeout_s = r->timeout;
 	opts.capture_stdout = 1;
 	opts.stderr_tail = TAILSIZE;

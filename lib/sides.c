@@ -98,6 +98,7 @@ side_free(struct runside *sides, size_t n)
 	for (i = 0; i < n; i++) {
 		free(sides[i].name);
 		free(sides[i].script);
+		free(sides[i].argv);
 		free(sides[i].extra.p);
 		while (sides[i].nkeys > 0)
 			free(sides[i].keys[--sides[i].nkeys]);

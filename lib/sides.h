@@ -13,6 +13,7 @@
 struct runside {
 	char *name;
 	char *script;		/* "exec <command>", for /bin/sh -c */
+	char **argv;		/* or the command's words (gaterun: benchargv), run as they are */
 	struct buf extra;	/* -a: ,"key":"value"... written after "side" */
 	char **keys;		/* -a: the keys, raw, to check metrics against */
 	size_t nkeys;
