@@ -631,10 +631,10 @@ rounds3() {
 	grep -q "^run $(sha256sum < "$T/in.txt" | cut -c1-64) $T/in.txt$" "$G/head.key"
 	echo two > "$T/in.txt"
 	run -0 --separate-stderr "$@"
-	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring base and head"* ]]
 	echo two > "$T/in2.txt"
 	run -0 --separate-stderr "$@"
-	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring base and head"* ]]
 	run -0 --separate-stderr "$@"
 	[[ "$stderr" == *"gate: reused the measurements"* ]]
 }
@@ -684,7 +684,7 @@ rounds3() {
 	printf '#!/bin/sh\necho Linux 9.9.9-other \\#1 SMP x86_64\n' > "$T/host/uname"
 	chmod +x "$T/host/uname"
 	PATH="$T/host:$PATH" run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$G"
-	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring base and head"* ]]
 	[[ "$stderr" != *"gate: reused the measurements"* ]]
 	run -1 grep -q machine "$G/head.key"
 }
@@ -718,12 +718,12 @@ subrepo() {
 	[[ "$stderr" == *"gate: reused the measurements"* ]]
 	echo two > nested/data.txt
 	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
-	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring base and head"* ]]
 	d1=$(last | jq -r .head.dirty)
 	[ "$d1" != null ]
 	echo two > sub/data.txt
 	run -0 --separate-stderr perfgate GATE_MK="$TOP/mk/gate.mk" HEAD=.
-	[[ "$stderr" == *"gate: measuring base and head"* ]]
+	[[ "$stderr" == *"gaterun: measuring base and head"* ]]
 	[ "$(last | jq -r .head.dirty)" != "$d1" ]
 }
 
