@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The rule (lib/rule.c through judge_rule, cmpbudget -D) on synthetic
+# The rule (lib/rule.c through judge_rule, gaterun -j) on synthetic
 # rounds: fixed ratios whose verdict at each look is known, and gate
 # after gate of simulated noise as the gate asks for rounds, by
 # tests/unit/rulecheck.c: no false claim on unchanged code whatever the
@@ -34,6 +34,16 @@ looks() {
 	"$T/rulecheck" -l "$@" | awk '$1 == "decided" { d = $2; next } { v = v $4 " " } END { print v "| " d }'
 }
 
+# judge [OPTION...]: gaterun -j on r.jsonl by b.toml, as the gate judges
+# stored rounds: its status, and the verdict's records on stdout.
+judge() {
+	rm -rf g && mkdir g && cp r.jsonl g/runs.jsonl || return 3
+	gaterun -j -b b.toml "$@" g
+	set -- $?
+	cat g/verdict.jsonl 2>/dev/null
+	return "$1"
+}
+
 # pairs FILE BASE HEAD...: rounds of x_ns, base always BASE, head each HEAD
 # in turn, base first in odd rounds.
 pairs() {
@@ -55,15 +65,13 @@ pairs() {
 	[ "$(looks 0.05 2 2 2 2 2 2 2)" = "undecided undecided undecided undecided undecided undecided undecided | 0" ]
 	# Seven beyond and one within: the mixture falls from 81 to 7, far from 100.
 	[ "$(looks 0.05 2 2 2 2 1.04 2 2 2)" = "undecided undecided undecided undecided undecided undecided undecided undecided | 0" ]
-	# Through cmpbudget -D: 8.0 against 16.0, exit 1 at eight rounds, exit 2 at seven.
+	# Through gaterun -j: 8.0 against 16.0, exit 1 at eight rounds, exit 2 at seven.
 	printf 'runs = 2\n[budget]\nx_ns = 0.05\n' >b.toml
 	pairs r.jsonl 8.0 16 16 16 16 16 16 16 16
-	run -1 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	run -1 --separate-stderr judge
 	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.ratio_lo,.ratio_hi,.halves]')" = '["regressed",2,2,["regressed","regressed"]]' ]
 	pairs r.jsonl 8.0 16 16 16 16 16 16 16
-	run -2 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
-	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r r.jsonl
-	[ "$output" = $'1\nx_ns\na possible change in x_ns (+100.0 %): 1 more round' ]
+	run -2 --separate-stderr judge
 	# At 99 % the claim's error is 0.2 %: ten rounds.
 	[ "$(RULE_C=0.99 looks 0.05 2 2 2 2 2 2 2 2 2 2 | sed 's/.*| //')" = 10 ]
 }
@@ -94,9 +102,7 @@ pairs() {
 	[ "${lines[8]}" = "decided 0" ]
 	printf 'runs = 2\n[budget]\nx_ns = 0.05\n' >b.toml
 	pairs r.jsonl 100 90 92 95 97 90 93 96 94
-	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r r.jsonl
-	[ "${lines[0]}" -ge 1 ]
-	run -0 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	run -0 --separate-stderr judge
 	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.ratio_lo,.ratio_hi]')" = '["ok",0.9,0.97]' ]
 	# A ratio beyond 1 + budget holds the upper end up: undecided.
 	[ "$(looks 0.05 1 1.01 1.2 1.02 .98 1 1 | sed 's/ |.*//' | awk '{ print $7 }')" = undecided ]
@@ -109,13 +115,11 @@ pairs() {
 	# 10 -> 8 at 0.25: 0.8, exactly 1 / 1.25: no improvement, ok.
 	printf 'runs = 2\n[budget]\nx_ns = 0.25\n' >b.toml
 	pairs r.jsonl 10 8 8 8 8 8 8 8 8 8 8
-	run -0 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	run -0 --separate-stderr judge
 	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.ratio_lo,.ratio_hi]')" = '["ok",0.8,0.8]' ]
 	# The same count on both sides: ratio 1 every round, ok at six.
 	pairs r.jsonl 1000 1000 1000 1000 1000 1000 1000
-	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r r.jsonl
-	[ "${lines[0]}" = 0 ]
-	run -0 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	run -0 --separate-stderr judge
 	[ "$(echo "${lines[0]}" | jq -c '[.verdict,.ratio_lo,.ratio_hi,.bound]')" = '["ok",1,1,0]' ]
 }
 
@@ -129,12 +133,9 @@ pairs() {
 	[ "${lines[-1]}" = "decided 0" ]
 	[ "${lines[27]}" = "28 2 2 undecided" ]
 	[ "${lines[28]}" = "29 2 1 undecided" ]
-	# Through cmpbudget -D -W: no more rounds asked for.
 	printf 'runs = 2\n[budget]\nx_ns = 0.05\n' >b.toml
 	pairs r.jsonl 8 16 16 16 16 16 16 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8 8
-	run -0 --separate-stderr cmpbudget -D -W -b b.toml -r r.jsonl
-	[ "${lines[0]}" = 0 ]
-	run -2 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
+	run -2 --separate-stderr judge
 	[ "$(echo "${lines[0]}" | jq -r .verdict)" = undecided ]
 	# Simulated: head alone slowed 1.5x to 3x for the first 3 to 6
 	# rounds of each gate, then unchanged: claims stay within the claim's
@@ -225,28 +226,25 @@ pairs() {
 	[ "$(( $(field "$output" improved) + $(field "$output" ok) ))" -eq 500 ]
 }
 
-@test "rule: a head or base of 0 or less is not a measurement: cmpbudget -D names file, line and metric, exit 2" {
+@test "rule: a head or base of 0 or less is not a measurement: gaterun -j names file, line and metric, exit 2" {
 	printf 'runs = 2\n[budget]\nx_ns = 0.05\n' >b.toml
 	for zero in 0 -0 -1; do
 		pairs r.jsonl 8 8 8 "$zero" 8 8 8
-		run -2 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
-		[ "${stderr_lines[-1]}" = "cmpbudget: r.jsonl:6: x_ns: head $zero is not above 0: no ratio" ]
-		# -W: no more rounds for rounds that cannot be judged.
-		run -0 --separate-stderr cmpbudget -D -W -b b.toml -r r.jsonl
-		[ "$output" = $'0\n\ncannot be judged' ]
+		run -2 --separate-stderr judge
+		[ "$(jq -r .error g/verdict.jsonl)" = "g/runs.jsonl:6: x_ns: head $zero is not above 0: no ratio" ]
 	done
 	pairs r.jsonl 0 8 8 8 8 8 8
-	run -2 --separate-stderr cmpbudget -D -b b.toml -r r.jsonl
-	[ "${stderr_lines[-1]}" = "cmpbudget: r.jsonl:1: x_ns: base 0 is not above 0: no ratio" ]
+	run -2 --separate-stderr judge
+	[ "$(jq -r .error g/verdict.jsonl)" = "g/runs.jsonl:1: x_ns: base 0 is not above 0: no ratio" ]
 }
 
-@test "rule: bad input to the simulator and to cmpbudget -D: one line naming it, exit 2" {
+@test "rule: bad input to the simulator and to gaterun -j: one line naming it, exit 2" {
 	for c in 0 1 1.5 -0.5 abc ''; do
 		RULE_C=$c run -2 --separate-stderr "$T/rulecheck" quiet 1 0.05 10
 		[ "$stderr" = "rulecheck: RULE_C $c: not a number above 0 and below 1" ]
-		run -2 --separate-stderr cmpbudget -D -c "$c" -b /dev/null -r /dev/null
+		run -2 --separate-stderr gaterun -j -C "$c" -b /dev/null "$T"
 		[ "${#stderr_lines[@]}" -eq 1 ]
-		[[ "$stderr" == "cmpbudget: -c $c: "* ]]
+		[[ "$stderr" == "gaterun: -C $c: "* ]]
 	done
 	run -2 --separate-stderr "$T/rulecheck" quiet 1 0 10
 	[ "$stderr" = "rulecheck: budget 0: not a number above 0 and below 1e+09" ]
