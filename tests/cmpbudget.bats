@@ -417,7 +417,7 @@ badinput() {
 	badbudget '[budget]\nallow_loose = true\n' '2: budget of allow_loose is not a number'
 	printf 'allow_loose = true\n[budget]\na_ns = 1\nb_ns = 99\n' >b.toml
 	run -0 --separate-stderr cmpbudget -b b.toml -q
-	[ "$output" = 3 ]
+	[ "$output" = 12 ]
 	# [higher] stays below 1 whatever the file says: at 1 nothing could regress.
 	badbudget 'allow_loose = true\n[higher]\na_ns = 1\n' '3: budget of a_ns must be below 1 in [higher]'
 }
@@ -535,7 +535,7 @@ changed() {
 	[ "$(jq -c '[.change, .loosens]' <<<"${lines[0]}")" = '["tighter",false]' ]
 	changed "$(printf '%b' "$O_BASE" | sed 's/^a_ns = 0.2$/&\nb_ns = 0.9/')" 0 '[budget] b_ns: added (now 0.9)'
 	printf '%b' "$O_BASE" >base.toml
-	printf '# reordered\n[accuracy]\nsum = 0.0 # ulp\n\n[counts]\nx_instr = 2e-2\n[budget]\nx_ops = 0.10\na_ns = 0.20\n' >head.toml
+	printf '# reordered\nruns = 3\n[accuracy]\nsum = 0.0 # ulp\n\n[counts]\nx_instr = 2e-2\n[budget]\nx_ops = 0.10\na_ns = 0.20\n' >head.toml
 	run -0 --separate-stderr cmpbudget -b head.toml -O base.toml -m changes.md
 	[ -z "$stderr" ]
 	[ "$output" = '{"changes":0,"loosened":[],"base":"base.toml","base_sha256":"'$(sha base.toml)'","head":"head.toml","head_sha256":"'$(sha head.toml)'"}' ]
@@ -569,13 +569,13 @@ changed() {
 	done
 }
 
-@test "cmpbudget -q prints the budget file's runs, 3 when it has none" {
+@test "cmpbudget -q prints the budget file's runs, 12 when it has none" {
 	run -0 --separate-stderr cmpbudget -b "$D/pairs.toml" -q
 	[ "$output" = 8 ]
 	[ -z "$stderr" ]
 	printf '[budget]\na_ns = 0.5\n' >b.toml
 	run -0 --separate-stderr cmpbudget -b b.toml -q
-	[ "$output" = 3 ]
+	[ "$output" = 12 ]
 }
 
 @test "cmpbudget -n, the old letter of -q, is refused in one line naming -q (exit 2, nothing on stdout)" {

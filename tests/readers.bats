@@ -78,8 +78,11 @@ refused() {
 		good "$name" | change "$1" >in.jsonl
 		answer "$name"
 		[ "$status" -eq 2 ] || { echo "$name: status $status"; return 1; }
-		[[ "$stderr" == "$name: in.jsonl:2: "* || "$stderr" == "${name%-*}: in.jsonl:2: "* ]] ||
-		    [[ "$stderr" == *$'\n'"${name%-*}: in.jsonl:2: "* ]] || { echo "$name: $stderr"; return 1; }
+		# gaterun -j reads in.jsonl as the gate's g/runs.jsonl.
+		f=in.jsonl
+		[ "$name" = gaterun-j ] && f=g/runs.jsonl
+		[[ "$stderr" == "$name: $f:2: "* || "$stderr" == "${name%-*}: $f:2: "* ]] ||
+		    [[ "$stderr" == *$'\n'"${name%-*}: $f:2: "* ]] || { echo "$name: $stderr"; return 1; }
 	done
 }
 
