@@ -292,11 +292,11 @@ FORCE:
 # "Error" line of its own: perfgate says the answer, and its reason, last.
 GATE_EXPLAIN ?= on
 GATE_EXPLAIN_SH = sh $(GATE_MK_DIR)/explain.sh
-gate_explain_args = $(GATEDIR) $(PERFGATE_BIN) $(call gate_q,$(GATE_LAYOUT_EPS)) $(call gate_q,$(GATE_COUNTS_TIMEOUT))
+gate_explain_args = $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN)) $(call gate_q,$(GATE_LAYOUT_EPS)) $(call gate_q,$(GATE_COUNTS_TIMEOUT))
 gate_after = s=$$?; $(call gate_after_s,$(1))
 gate_after_s = if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
     $(GATE_EXPLAIN_SH) gate $(1) $(gate_explain_args); \
-    elif [ -e $(GATEDIR)/explain.jsonl ] || [ -e $(GATEDIR)/explain.txt ]; then rm -f $(GATEDIR)/explain.jsonl $(GATEDIR)/explain.txt; fi; \
+    elif [ -e $(call gate_q,$(GATEDIR)/explain.jsonl) ] || [ -e $(call gate_q,$(GATEDIR)/explain.txt) ]; then rm -f $(call gate_q,$(GATEDIR)/explain.jsonl) $(call gate_q,$(GATEDIR)/explain.txt); fi; \
     if [ "$$s" = 1 ] || [ "$$s" = 2 ]; then [ -z $(call gate_q,$(GATE_STATUS)) ] || exit 0; fi; exit "$$s"
 explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 	@$(GATE_EXPLAIN_SH) again last $(gate_explain_args)

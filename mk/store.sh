@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # store.sh: what gate.sh builds and digests, keyed by content; sourced by
 # gate.sh. A gate spends most of its time outside its measurements here,
 # so each step runs as few processes as it can: one sha256sum for many

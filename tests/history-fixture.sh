@@ -8,7 +8,7 @@
 # kata/slow.c, whose kata/plant.h says how much more work each does: a
 # commit changes plant.h only. The Makefile gates the repository's commits
 # with mk/gate.mk of this checkout and budget.toml (gate budget 0.20,
-# creep budget 0.10, as issue 34 asks). Used by tests/history.bats and
+# creep budget 0.10, as issue 34 asks). Used by tests/histnote.bats and
 # lab/history-anchors.sh.
 set -eu
 dir=$1 plan=$2
