@@ -145,6 +145,12 @@ cmd_lock() {
 	# Made and marked as a gate's, or refused (store.sh).
 	claim=$(gatedir_claim "$dir") || { echo "$claim"; exit 2; }
 	me=$(proc_id "$pid") || { echo "no process $pid to hold GATEDIR $dir"; exit 2; }
+	# A GATEDIR that cannot be written is said so, with the system's reason,
+	# not as an empty lock line after a shell's error.
+	if ! w=$({ : > "$dir/lock.why"; } 2>&1); then
+		echo "cannot write in GATEDIR $dir: ${w##*: }"
+		exit 2
+	fi
 	# shellcheck disable=SC2016 # the script's $1 and $2 are its own
 	flock "$dir/lock.mutex" sh -c '
 		held=$(cat "$1/lock" 2>/dev/null)

@@ -799,3 +799,17 @@ subrepo() {
 	cmp "$T/g/base/kernels.c" <(git show v1:kata/kernels.c)
 	cmp "$T/g/head/kernels.c" kata/kernels.c
 }
+
+@test "hostile: reasons: a read-only GATEDIR is said in one line with the system's reason, never an empty lock line" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":8.0}'
+	mkdir "$T/ro"
+	mount -t tmpfs -o size=1m tmpfs "$T/ro" || skip "no tmpfs mount here"
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR="$T/ro/g"
+	mount -o remount,ro "$T/ro"
+	run -2 --separate-stderr perfgate $(fixed_args) GATEDIR="$T/ro/g"
+	umount "$T/ro"
+	[[ "$stderr" == *"gate: both: lock: cannot write in GATEDIR $T/ro/g: Read-only file system"* ]]
+	run -1 grep -q 'lock: *$' <<<"$stderr"
+}
