@@ -49,6 +49,10 @@ GATE_DEFAULT_BUILD = 1
 GATE_TREE_FILE = kata/kernels.c
 export GATE_TREE_FILE
 else
+# A project's own build: never the kata's file, whatever the environment
+# holds (a make that includes gate.mk exports it to what it runs).
+GATE_TREE_FILE =
+export GATE_TREE_FILE
 BASE ?= HEAD
 HEAD ?= .
 GATE_KATA_H =

@@ -5,6 +5,11 @@ TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 BIN=${PERFGATE_BIN:-$TOP/bin}
 PATH="$BIN:$PATH"
 DATA=$TOP/tests/data
+# make test runs under perfgate's own Makefile, which includes gate.mk and
+# so exports its GATE_* settings (GATE_TREE_FILE, the kata's, among them):
+# a test's gates and projects start from none of them, as a user's do.
+# shellcheck disable=SC2046
+unset MAKEFLAGS MFLAGS MAKELEVEL $(env | sed -n 's/^\(GATE_[A-Za-z0-9_]*\)=.*/\1/p')
 # A bats run's pinned runs hold their CPUs among its own gates alone
 # (lib/pin.c): the machine's other gates, other test runs among them, do
 # not move them. Outside every test's directory: a test's work tree (a git
