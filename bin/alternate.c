@@ -30,13 +30,16 @@ usage(void)
 	exit(2);
 }
 
+/* -a's members until the sides take them: static, so that a die() on a
+ * later option leaves them reachable, not leaked. */
+static char **members;
+
 int
 main(int argc, char *argv[])
 {
 	long cpu = -1, rounds = 3, first = 1, round;
 	const char *outpath = NULL, *err;
 	char *perr;
-	char **members;
 	struct runside *sides;
 	size_t i, nsides = 0, nmembers = 0;
 	int c, numbered = 0, pinned = 0;

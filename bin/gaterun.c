@@ -282,12 +282,16 @@ lastrecord(const char *p, size_t n)
 	return xmemdup(s, (size_t)(e - s));
 }
 
+/* -a's members until the sides take them: static, so that a die() on a
+ * later option leaves them reachable, not leaked. */
+static char **members;
+
 int
 main(int argc, char *argv[])
 {
 	static struct runround rr;
 	const char *metrics = NULL, *reasonfile = NULL, *pinarg = NULL, *err;
-	char **members, *msg, *all = NULL, *cases, *perr;
+	char *msg, *all = NULL, *cases, *perr;
 	size_t nmembers = 0, nall = 0, nsides = 0, i, records, open = 0;
 	struct runside *sides;
 	long cpu = -1, round;
@@ -401,6 +405,7 @@ main(int argc, char *argv[])
 	if (say) {
 		if (argc > 0 || judgeonly || fresh)
 			die("-v says the stored verdict: no sides, -j or -x");
+		free(members);
 		return gatedir_say(dir, reasonfile);
 	}
 	if (judgeonly ? argc != 0 : argc != 2)
@@ -427,15 +432,18 @@ main(int argc, char *argv[])
 	if (unlink(msg) != 0 && access(msg, F_OK) == 0)
 		die("%s:", msg);
 	free(msg);
-	if ((msg = budget_load(&budget, bfile)) != NULL)
-		return gatedir_error(dir, "both", "budget", msg, NULL);
-	if (metrics != NULL && (msg = budget_only(&budget, &othershare, metrics)) != NULL)
-		return gatedir_error(dir, "both", "budget", msg, NULL);
+	if ((msg = budget_load(&budget, bfile)) != NULL ||
+	    (metrics != NULL && (msg = budget_only(&budget, &othershare, metrics)) != NULL)) {
+		status = gatedir_error(dir, "both", "budget", msg, NULL);
+		free(msg);
+		goto done;
+	}
 	if (maxrounds < 0)
 		maxrounds = budget.runs;
 	if (judgeonly) {
 		look();
-		return verdict();
+		status = verdict();
+		goto done;
 	}
 
 	rr.sides = sides;
@@ -502,8 +510,7 @@ main(int argc, char *argv[])
 			status = gatedir_error(dir, rr.failside[0] ? rr.failside : "both", "run", rr.failmsg, extra);
 			free(rec);
 			free(extra);
-			runround_close(&rr);
-			return status;
+			goto closed;
 		}
 		fflush(out);
 		gatedir_hold(1);
@@ -511,17 +518,21 @@ main(int argc, char *argv[])
 		gatedir_hold(0);
 		if (msg != NULL) {
 			progress_erase(&rr.prog);
-			return gatedir_error(dir, "both", "run", msg, NULL);
+			status = gatedir_error(dir, "both", "run", msg, NULL);
+			free(msg);
+			goto closed;
 		}
 		records = lines(all, nall);
 		round++;
 	}
 	progress_erase(&rr.prog);
-	free(cases);
 	status = verdict();
+closed:
+	free(cases);
 	runround_close(&rr);
 	fclose(out);
 	free(all);
+done:
 	unlook();
 	side_free(sides, nsides);
 	budget_free(&budget);

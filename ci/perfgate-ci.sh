@@ -103,11 +103,19 @@ summary() {
 	fi
 }
 
-# A marker older than anything this run writes, for summary's freshness.
+# A marker older than anything this run writes, for summary's freshness:
+# beside GATEDIR, not in it, which holds only what the gate writes (its
+# mark, .perfgate-gatedir, is what lets make gate-clean remove it).
 start() {
-	mkdir -p "$gatedir" || exit 2
-	marker=$gatedir/.ci-start
-	: > "$marker"
+	# A GATEDIR this step makes is the gate's: it carries the gate's mark
+	# (mk/store.sh, gatedir_claim), so that the gate takes it with the
+	# files this step writes first, and make gate-clean removes it.
+	if [ ! -d "$gatedir" ]; then
+		mkdir -p "$gatedir" &&
+		    printf "A gate's directory: make gate-clean removes it.\n" > "$gatedir/.perfgate-gatedir" || exit 2
+	fi
+	marker=$gatedir.ci-start
+	: > "$marker" || exit 2
 }
 
 cmd_gate() {

@@ -128,11 +128,15 @@ gaugename(const struct runround *r)
  * started.
  */
 static _Noreturn void
-sidefail(struct runround *r, const struct runside *s, long round, const char *why, const struct proc_result *res)
+sidefail(struct runround *r, const struct runside *s, long round, const char *why, struct proc_result *res)
 {
 	const char *p = NULL, *end = NULL, *nl;
 	struct buf *h = &r->held;
+	char own[512];
 
+	/* A copy: res, which why may point into, is freed before the end. */
+	snprintf(own, sizeof own, "%s", why);
+	why = own;
 	progress_erase(&r->prog);
 	warnmsg("side %s, round %ld: %s", s->name, round, why);
 	if (res != NULL && res->errtail != NULL && res->errtaillen > 0) {
@@ -174,6 +178,9 @@ sidefail(struct runround *r, const struct runside *s, long round, const char *wh
 		buf_add(h, "\"", 1);
 	}
 	buf_add(h, "}\n", 2);
+	/* Said: the run's output goes with the frame roundfail leaves. */
+	if (res != NULL)
+		proc_result_free(res);
 	rflush(r);
 	roundfail(r, s->name, "side %s, round %ld: %s", s->name, round, why);
 }
@@ -237,19 +244,23 @@ runside(struct runround *r, const struct runside *s, long round, size_t slot)
 		    res.threads, r->maxthreads);
 		sidefail(r, s, round, why, &res);
 	}
-	if ((msg = (r->strings ? jmembers : jmetrics)(res.out, res.outlen, &m)) != NULL)
+	if ((msg = (r->strings ? jmembers : jmetrics)(res.out, res.outlen, &m)) != NULL) {
+		jrecord_free(&m);
 		sidefail(r, s, round, msg, &res);
+	}
 	for (i = 0; i < m.n; i++) {
 		const struct jfield *f = &m.field[i];
 
 		if (clashes(r, f)) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a key of alternate's own",
 			    (int)f->keylen, f->key);
+			jrecord_free(&m);
 			sidefail(r, s, round, why, &res);
 		}
 		if (side_taken(s, f->key, f->keylen)) {
 			snprintf(why, sizeof why, "metric \"%.*s\" clashes with a member given by -a",
 			    (int)f->keylen, f->key);
+			jrecord_free(&m);
 			sidefail(r, s, round, why, &res);
 		}
 	}
