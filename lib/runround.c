@@ -55,6 +55,13 @@ roundfail(struct runround *r, const char *side, const char *fmt, ...)
 	vsnprintf(r->failmsg, sizeof r->failmsg, fmt, ap);
 	va_end(ap);
 	snprintf(r->failside, sizeof r->failside, "%s", side);
+	/* The run being read goes with the frame longjmp leaves. */
+	if (r->live != NULL)
+		proc_result_free(r->live);
+	if (r->livem != NULL)
+		jrecord_free(r->livem);
+	r->live = NULL;
+	r->livem = NULL;
 	/* For a script: two plain lines, the side and the message. */
 	if (r->failpath != NULL && (fp = fopen(r->failpath, "w")) != NULL) {
 		fprintf(fp, "%s\n%s\n", r->failside, r->failmsg);
@@ -230,6 +237,8 @@ runside(struct runround *r, const struct runside *s, long round, size_t slot)
 		runwatch_start(&rw);
 	if ((msg = proc_run(&opts, &res)) != NULL)
 		sidefail(r, s, round, msg, NULL);
+	r->live = &res;
+	r->livem = &m;
 	if (r->pinned && (n = pin_sharers(&r->pin)) > shared)
 		shared = n;
 	if (r->watch) {
@@ -303,6 +312,8 @@ runside(struct runround *r, const struct runside *s, long round, size_t slot)
 	buf_add(h, "}\n", 2);
 	jrecord_free(&m);
 	proc_result_free(&res);
+	r->live = NULL;
+	r->livem = NULL;
 	return gauge;
 }
 

@@ -15,6 +15,8 @@
 #include <stdio.h>
 
 #include "buf.h"
+#include "json.h"
+#include "proc.h"
 #include "gauge.h"
 #include "pin.h"
 #include "progress.h"
@@ -54,6 +56,8 @@ struct runround {
 	double before;
 	int disturbed;
 	jmp_buf fail;
+	struct proc_result *live;	/* the run being read, freed if the round fails */
+	struct jrecord *livem;
 };
 
 /* Read the gauges once and set the sides' thread variables; NULL, or what is wrong. */
