@@ -125,22 +125,23 @@ def line_matches(shown, real):
 
 def transcript_matches(shown, real):
     """Every shown line matches a real one, in order. A shown line '…'
-    stands for any lines; a real line of the gate's progress ("gate: ")
-    that the README leaves out is passed over."""
+    stands for any lines; a real line of the gate's progress ("gate: ",
+    or its loop's, "gaterun: ") that the README leaves out is passed over."""
+    progress = ('gate: ', 'gaterun: ')
     memo = {}
 
     def at(i, j):
         if (i, j) in memo:
             return memo[(i, j)]
         if i == len(shown):
-            r = all(x.startswith('gate: ') for x in real[j:])
+            r = all(x.startswith(progress) for x in real[j:])
         elif shown[i].strip() == '…':
             r = any(at(i + 1, k) for k in range(j, len(real) + 1))
         else:
             r = False
             if j < len(real) and line_matches(shown[i], real[j]):
                 r = at(i + 1, j + 1)
-            if not r and j < len(real) and real[j].startswith('gate: '):
+            if not r and j < len(real) and real[j].startswith(progress):
                 r = at(i, j + 1)
         memo[(i, j)] = r
         return r
