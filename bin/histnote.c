@@ -32,14 +32,13 @@
 #include "tool.h"
 #include "util.h"
 
-/* Where the history's gates run, below the project's directory. */
-#define RECORD_DIR "build/history/record"
+#define RECORD_DIR "build/history/record"	/* the history's gates, below the project's top */
 #define CONFIRM_DIR "build/history/confirm"
 
 static char machine[MACHINE_ID_MAX + 1], machdesc[MACHINE_DESC_MAX];
 static const char *self;	/* argv[0] as given, to find perfgate beside it */
 static const char *makefile;
-static char **vars;
+static char **vars;	/* NAME=value operands, nvars of them, for every gate */
 static int nvars;
 static const char *budgetvar;	/* BUDGET=, when the user gave it */
 static const char *gatedir;	/* GATEDIR=, when the user gave it */
@@ -317,7 +316,6 @@ confirm(const struct hist *h, struct creep *cr, size_t ncr, size_t k, const char
 	jrecord_free(&rec);
 	free(out);
 	free(dir);
-	(void)st;
 }
 
 static int
@@ -471,6 +469,8 @@ check(const char *range, int deflt)
 		die("stdout: %s", strerror(errno));
 	fprintf(stderr, "histnote: check: %zu commits, %zu recorded, %zu gaps; %zu regressions, %zu creeps confirmed,"
 	    " %zu rejected, %zu undecided\n", h.n, recorded, gaps, regressions, confirmed, rejected, undecided);
+	for (i = 0; i < ncr; i++)
+		free(cr[i].confirm.name);
 	free(cr);
 	free(cpath);
 	budget_free(&b);

@@ -186,6 +186,11 @@ hmetric_parse(const char *raw, size_t len, struct hmetric *m)
 		m->have_ratio = m->have_interval = 1;
 	}
 done:
+	/* A metric refused holds nothing of its own. */
+	if (why != NULL) {
+		free(m->name);
+		m->name = NULL;
+	}
 	jrecord_free(&rec);
 	return why;
 }
