@@ -188,8 +188,9 @@ onebudget(struct reader *r, const char *key, const struct value *val, enum budge
 		return r->why;
 	}
 	if (sec == BS_ACCURACY) {
-		for (e = b->acc; e < b->acc + b->nacc; e++)
-			if (strcmp(e->name, key) == 0) {
+		/* By index: no arithmetic on acc while it is still NULL. */
+		for (size_t i = 0; i < b->nacc; i++)
+			if (strcmp((e = &b->acc[i])->name, key) == 0) {
 				snprintf(r->why, sizeof r->why, "%s is budgeted twice (first on line %lu)", key, e->line);
 				return r->why;
 			}

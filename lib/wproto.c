@@ -80,8 +80,10 @@ wreply_parse(char op, const char *line, size_t len, struct wreply *r)
 			long *out = i == 0 ? &r->count : &r->raised;
 			size_t k = 0;
 
-			while (k < vn && v[k] >= '0' && v[k] <= '9')
-				*out = *out * 10 + (v[k++] - '0');
+			/* Digits past the 18th are counted, not added: no overflow. */
+			for (*out = 0; k < vn && v[k] >= '0' && v[k] <= '9'; k++)
+				if (k < 18)
+					*out = *out * 10 + (v[k] - '0');
 			if (k == 0 || k > 18 || (v[0] == '0' && k > 1) ||
 			    (i == 0 ? k >= vn || v[k] != ' ' : k != vn))
 				return "expected 'ok <n_nonfinite> <n_raised>'";
