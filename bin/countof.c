@@ -397,6 +397,7 @@ cmdfile(const char *file)
 int
 main(int argc, char *argv[])
 {
+	char **words = NULL;	/* -f: the command file's words */
 	const char *budget = "budget.toml", *dir = NULL, *side = NULL, *file = NULL;
 	char tmpl[4096];
 	double timeout = DEFAULT_TIMEOUT_S, eps = 0.01;
@@ -450,7 +451,7 @@ main(int argc, char *argv[])
 		return counts_layout(argv[0], argv[1], eps);
 	}
 	if (file != NULL)
-		argv = cmdfile(file);
+		argv = words = cmdfile(file);
 	else if (argc < 1)
 		usage();
 	keep = dir != NULL;
@@ -469,5 +470,6 @@ main(int argc, char *argv[])
 	rc = count(argv, dir, side, timeout, cache);
 	if (!keep)
 		remove_dumps(dir);
+	free(words);
 	return rc;
 }
