@@ -1,9 +1,10 @@
 # Shared by every tests/*.bats file: the tools under test come first in PATH
-# (PERFGATE_BIN, default the checkout's bin/, lets test-san swap them).
+# (PERFGATE_BIN, default the checkout's bin/, lets test-san swap the C
+# tools; the shell tools, bin/perfgate, are always the checkout's).
 bats_require_minimum_version 1.5.0
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 BIN=${PERFGATE_BIN:-$TOP/bin}
-PATH="$BIN:$PATH"
+PATH="$BIN:$TOP/bin:$PATH"
 DATA=$TOP/tests/data
 # make test runs under perfgate's own Makefile, which includes gate.mk and
 # so exports its GATE_* settings (GATE_TREE_FILE, the kata's, among them):
