@@ -20,12 +20,13 @@
 
 #include "benchargv.h"
 #include "cgdump.h"
+#include "cgexplain.h"
 #include "json.h"
+#include "msg.h"
 #include "tool.h"
 #include "util.h"
 
 #define DUMP_PREFIX "callgrind.out."
-#define PERFGATE_TRIGGER "Client Request: perfgate "
 #define MAX_SUSPECTS 64
 
 /* One side: its dump, the file it came from, the calls it counted. */
@@ -57,57 +58,10 @@ static int nsuspect;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-a suspect] [-e eps] [-k key] [-l lines] [-M metric] [-n functions] "
-	    "[-B command] [-H command] base head\n       %s -V\n", argv0, argv0);
+	fprintf(stderr, "usage: %s [-I] [-a suspect] [-e eps] [-k key] [-l lines] [-M metric] [-n functions] "
+	    "[-B command] [-H command] base head [base-counts head-counts]\n"
+	    "       %s -U reason [-M metric]\n       %s -q verdict\n       %s -V\n", argv0, argv0, argv0, argv0);
 	exit(2);
-}
-
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-
-	if (fp == NULL)
-		return NULL;
-	do {
-		if (cap - n < 65536) {
-			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + n, 1, cap - n, fp);
-		n += got;
-	} while (got > 0);
-	if (ferror(fp)) {
-		fclose(fp);
-		free(buf);
-		return NULL;
-	}
-	fclose(fp);
-	*len = n;
-	return buf;
-}
-
-/* Whether buf holds the trigger line of key's dump, as bench.h writes it. */
-static int
-has_trigger(const char *buf, size_t len, const char *k)
-{
-	char want[512];
-	const char *p = buf, *end = buf + len, *nl;
-	size_t wl;
-
-	snprintf(want, sizeof want, "desc: Trigger: " PERFGATE_TRIGGER "%s ", k);
-	wl = strlen(want);
-	/* The header only: the trigger comes before the first cost. */
-	for (; p < end && *p != 'o' && *p != 'f'; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (nl == NULL)
-			break;
-		if ((size_t)(nl - p) > wl && memcmp(p, want, wl) == 0)
-			return 1;
-	}
-	return 0;
 }
 
 /* Is a dump's cmd: line a run of prog? A bare name may be its PATH's path. */
@@ -147,9 +101,9 @@ program_of(int c, const char *arg)
 
 /*
  * Find and read one side's dump: the file named, or in a directory the
- * one whose trigger is key's. Returns 0, or 2 after a message.
+ * one whose trigger is key's. Returns NULL, or what is wrong (to free).
  */
-static int
+static char *
 load(struct side *s, const char *arg, const char *expect)
 {
 	struct stat sb;
@@ -160,75 +114,57 @@ load(struct side *s, const char *arg, const char *expect)
 	size_t len = 0, line;
 	int found = 0;
 
-	if (stat(arg, &sb) != 0) {
-		warnmsg("%s:", arg);
-		return 2;
-	}
+	if (stat(arg, &sb) != 0)
+		return msgf("%s: %s", arg, strerror(errno));
 	if (S_ISDIR(sb.st_mode)) {
-		if (key == NULL) {
-			warnmsg("%s: a directory of dumps needs -k key", arg);
-			return 2;
-		}
-		if ((dp = opendir(arg)) == NULL) {
-			warnmsg("%s:", arg);
-			return 2;
-		}
+		if (key == NULL)
+			return msgf("%s: a directory of dumps needs -k key", arg);
+		if ((dp = opendir(arg)) == NULL)
+			return msgf("%s: %s", arg, strerror(errno));
 		while (!found && (de = readdir(dp)) != NULL) {
 			if (strncmp(de->d_name, DUMP_PREFIX, strlen(DUMP_PREFIX)) != 0)
 				continue;
 			snprintf(s->path, sizeof s->path, "%s/%s", arg, de->d_name);
 			free(buf);
-			if ((buf = slurp(s->path, &len)) == NULL) {
-				warnmsg("%s:", s->path);
+			if ((buf = cg_slurp(s->path, &len)) == NULL) {
 				closedir(dp);
-				return 2;
+				return msgf("%s: %s", s->path, strerror(errno));
 			}
-			found = has_trigger(buf, len, key);
+			found = cg_has_trigger(buf, len, key);
 		}
 		closedir(dp);
 		if (!found) {
 			free(buf);
-			warnmsg("%s: no dump of %s (no trigger \"perfgate %s\")", arg, key, key);
-			return 2;
+			return msgf("%s: no dump of %s (no trigger \"perfgate %s\")", arg, key, key);
 		}
 	} else {
 		snprintf(s->path, sizeof s->path, "%s", arg);
-		if ((buf = slurp(arg, &len)) == NULL) {
-			warnmsg("%s:", arg);
-			return 2;
-		}
+		if ((buf = cg_slurp(arg, &len)) == NULL)
+			return msgf("%s: %s", arg, strerror(errno));
 	}
 	why = cg_parse(buf, len, &s->d, &line);
 	free(buf);
-	if (why != NULL) {
-		warnmsg("%s:%zu: %s", s->path, line, why);
-		return 2;
-	}
+	if (why != NULL)
+		return msgf("%s:%zu: %s", s->path, line, why);
 	/* The dump of another program, or of another metric, explains nothing. */
-	if (expect != NULL && !of_program(s->d.cmd, expect)) {
-		warnmsg("%s:%zu: a dump of %s, not of %s", s->path, s->d.cmd ? s->d.cmdline : 1,
+	if (expect != NULL && !of_program(s->d.cmd, expect))
+		return msgf("%s:%zu: a dump of %s, not of %s", s->path, s->d.cmd ? s->d.cmdline : 1,
 		    s->d.cmd ? s->d.cmd : "(no cmd: line)", expect);
-		return 2;
-	}
 	s->calls = 1;
 	t = s->d.trigger;
-	if (t != NULL && strncmp(t, PERFGATE_TRIGGER, strlen(PERFGATE_TRIGGER)) == 0) {
-		const char *k = t + strlen(PERFGATE_TRIGGER), *sp = strchr(k, ' ');
+	if (t != NULL && strncmp(t, CG_TRIGGER, strlen(CG_TRIGGER)) == 0) {
+		const char *k = t + strlen(CG_TRIGGER), *sp = strchr(k, ' ');
 		long n;
 
 		if (sp != NULL && parse_long(sp + 1, 1, 1000000000L, &n) == NULL)
 			s->calls = (double)n;
-		if (key != NULL && (sp == NULL || (size_t)(sp - k) != strlen(key) || strncmp(k, key, strlen(key)) != 0)) {
-			warnmsg("%s:%zu: the dump of %.*s, not of %s", s->path, s->d.triggerline,
+		if (key != NULL && (sp == NULL || (size_t)(sp - k) != strlen(key) || strncmp(k, key, strlen(key)) != 0))
+			return msgf("%s:%zu: the dump of %.*s, not of %s", s->path, s->d.triggerline,
 			    sp ? (int)(sp - k) : (int)strlen(k), k, key);
-			return 2;
-		}
-	} else if (key != NULL) {
-		warnmsg("%s:%zu: not a dump of perfgate %s (its trigger is %s)", s->path, t ? s->d.triggerline : 1, key,
+	} else if (key != NULL)
+		return msgf("%s:%zu: not a dump of perfgate %s (its trigger is %s)", s->path, t ? s->d.triggerline : 1, key,
 		    t ? t : "none");
-		return 2;
-	}
-	return 0;
+	return NULL;
 }
 
 static double
@@ -455,17 +391,28 @@ int
 main(int argc, char *argv[])
 {
 	struct side b = { .name = "base" }, h = { .name = "head" };
-	const char *bexe = NULL, *hexe = NULL;
+	const char *bexe = NULL, *hexe = NULL, *reason = NULL, *verdict = NULL;
+	struct cgx_allocs allocs = { 0 };
+	char *why;
 	double eps = 0.01, bt, ht, bd;
 	struct row *r;
 	struct lrow *l = NULL;
 	size_t nr = 0, nl = 0, i;
 	long n, nfn = 10, nlines = 5, j;
-	int c, moved, rc, lines = 0;
+	int c, moved, lines = 0, ask = 0, named;
 
 	tool_begin(argc, argv);
-	while ((c = getopt(argc, argv, ":a:B:H:e:k:l:M:m:n:s:")) != -1) {
+	while ((c = getopt(argc, argv, ":a:B:H:Ie:k:l:M:m:n:q:s:U:")) != -1) {
 		switch (c) {
+		case 'I':
+			ask = 1;
+			break;
+		case 'q':
+			verdict = optarg;
+			break;
+		case 'U':
+			reason = optarg;
+			break;
 		case 'B':
 			bexe = optarg;
 			break;
@@ -503,20 +450,46 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 2)
+	named = metric != NULL;
+	if (metric == NULL)
+		metric = key != NULL ? key : "instr";
+	if (verdict != NULL || reason != NULL) {
+		if (argc != 0 || (verdict != NULL && (reason != NULL || named)))
+			usage();
+		if (reason != NULL)
+			return cgx_unexplained(metric, reason);
+		if ((why = cgx_names(verdict, stdout)) != NULL)
+			die("%s", why);
+		return fshut(stdout, "stdout");
+	}
+	if (argc != 2 && argc != 4)
 		usage();
 	if (bexe != NULL)
 		bexe = program_of('B', bexe);
 	if (hexe != NULL)
 		hexe = program_of('H', hexe);
-	if (metric == NULL)
-		metric = key != NULL ? key : "instr";
-	if ((rc = load(&b, argv[0], bexe)) != 0 || (rc = load(&h, argv[1], hexe)) != 0) {
+	if (argc == 4 && key == NULL)
+		why = msgf("%s, %s: the counts of a case need -k key", argv[2], argv[3]);
+	else if (argc == 4) {
+		char *kase = msgf("%.*s", (int)(strlen(key) - (strlen(key) > 6 && strcmp(key + strlen(key) - 6, "_instr") == 0 ? 6 : 0)), key);
+
+		why = cgx_allocs_read(&allocs, kase, argv[2], argv[3]);
+		free(kase);
+	} else
+		why = NULL;
+	if (why != NULL || (why = load(&b, argv[0], bexe)) != NULL || (why = load(&h, argv[1], hexe)) != NULL) {
+		/* Under -M the metric is said unexplained, in its record and its line of the table. */
+		if (named)
+			cgx_unexplained(metric, why);
+		else
+			warnmsg("%s", why);
+		free(why);
+		cgx_allocs_free(&allocs);
 		cg_free(&b.d);
 		cg_free(&h.d);
 		free(programs[0]);
 		free(programs[1]);
-		return rc;
+		return 2;
 	}
 	r = xmalloc((b.d.nfn + h.d.nfn + 1) * sizeof *r);
 	for (i = 0; i < b.d.nfn; i++) {
@@ -596,11 +569,17 @@ main(int argc, char *argv[])
 		fputs(",\"self\":true}\n", stdout);
 	}
 	table(&b, &h, r, nr, lines ? l : NULL, lines ? nl : 0, moved, eps, (int)nfn, (int)nlines);
+	if (argc == 4)
+		cgx_allocs_put(&allocs, metric);
+	cgx_allocs_free(&allocs);
 	free(l);
 	free(r);
 	cg_free(&b.d);
 	cg_free(&h.d);
 	free(programs[0]);
 	free(programs[1]);
-	return fshut(stdout, "stdout");
+	if ((c = fshut(stdout, "stdout")) != 0)
+		return c;
+	/* -I: instructions that did not move, and no cache misses to say more. */
+	return ask && !moved && !(b.d.cache && h.d.cache);
 }

@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +71,8 @@ static size_t ndumps;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-c] [-d dir] [-s side] [-t timeout] [--] command [arg ...]\n"
-	    "       %s [-c] [-d dir] [-s side] [-t timeout] -f file\n"
+	fprintf(stderr, "usage: %s [-c] [-d dir] [-o log] [-s side] [-t timeout] [--] command [arg ...]\n"
+	    "       %s [-c] [-d dir] [-o log] [-s side] [-t timeout] -f file\n"
 	    "       %s -j [-b budget] [file ...]\n"
 	    "       %s -l [-e threshold] time-verdict counts-verdict\n"
 	    "       %s -V\n", argv0, argv0, argv0, argv0, argv0);
@@ -302,8 +303,9 @@ put_record(const char *side, const struct jrecord *rec)
 
 /* Run argv under callgrind, dumps into dir; then read and write. */
 static int
-count(char **argv, const char *dir, const char *side, double timeout, int cache)
+count(char **argv, const char *dir, const char *side, double timeout, int cache, const char *log)
 {
+	int saved = -1, fd;
 	struct proc_opts opts;
 	struct proc_result res;
 	struct jrecord rec;
@@ -338,7 +340,18 @@ count(char **argv, const char *dir, const char *side, double timeout, int cache)
 	opts.timeout_s = timeout;
 	opts.capture_stdout = 1;
 	proc_forward_signals();
-	if ((why = proc_run(&opts, &res)) != NULL)
+	/* -o: the command's and valgrind's stderr to log; countof's own message stays on stderr. */
+	if (log != NULL) {
+		if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+			die("%s:", log);
+		if ((saved = dup(2)) < 0 || dup2(fd, 2) < 0)
+			die("dup2 %s:", log);
+		close(fd);
+	}
+	why = proc_run(&opts, &res);
+	if (saved >= 0 && (dup2(saved, 2) < 0 || close(saved) != 0))
+		die("dup2 stderr:");
+	if (why != NULL)
 		die("%s", why);
 	free(vargv);
 	if ((fail = proc_failure(&opts, &res, buf, sizeof buf)) != NULL) {
@@ -398,14 +411,14 @@ int
 main(int argc, char *argv[])
 {
 	char **words = NULL;	/* -f: the command file's words */
-	const char *budget = "budget.toml", *dir = NULL, *side = NULL, *file = NULL;
+	const char *budget = "budget.toml", *dir = NULL, *side = NULL, *file = NULL, *log = NULL;
 	char tmpl[4096];
 	double timeout = DEFAULT_TIMEOUT_S, eps = 0.01;
 	int c, cache = 0, judge = 0, layout = 0, keep, rc;
 
 	tool_begin(argc, argv);
 	/* '+': options end at the command, whose own options are its own. */
-	while ((c = getopt(argc, argv, "+:b:cd:e:f:jls:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:b:cd:e:f:jlo:s:t:")) != -1) {
 		switch (c) {
 		case 'f':
 			file = optarg;
@@ -428,6 +441,9 @@ main(int argc, char *argv[])
 		case 'l':
 			layout = 1;
 			break;
+		case 'o':
+			log = optarg;
+			break;
 		case 's':
 			side = optarg;
 			break;
@@ -441,7 +457,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (judge + layout + (file != NULL) > 1 || (file != NULL && argc > 0))
+	if (judge + layout + (file != NULL) > 1 || (file != NULL && argc > 0) || (log != NULL && judge + layout > 0))
 		usage();
 	if (judge)
 		return counts_judge(budget, argv, argc);
@@ -467,7 +483,7 @@ main(int argc, char *argv[])
 		if ((dir = mkdtemp(tmpl)) == NULL)
 			die("mkdtemp %s (TMPDIR):", tmpl);
 	}
-	rc = count(argv, dir, side, timeout, cache);
+	rc = count(argv, dir, side, timeout, cache, log);
 	if (!keep)
 		remove_dumps(dir);
 	free(words);

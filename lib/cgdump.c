@@ -10,6 +10,7 @@
  */
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -547,4 +548,52 @@ cg_free(struct cg_dump *d)
 	for (i = 0; i < 3; i++)
 		free(d->id[i]);
 	memset(d, 0, sizeof *d);
+}
+
+char *
+cg_slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (fp == NULL)
+		return NULL;
+	do {
+		if (cap - n < 65536) {
+			cap = cap ? 2 * cap : 65536;
+			buf = xrealloc(buf, cap);
+		}
+		got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+	} while (got > 0);
+	if (ferror(fp)) {
+		fclose(fp);
+		free(buf);
+		return NULL;
+	}
+	fclose(fp);
+	*len = n;
+	return buf;
+}
+
+/* Whether buf holds the trigger line of key's dump, as bench.h writes it. */
+int
+cg_has_trigger(const char *buf, size_t len, const char *k)
+{
+	char want[512];
+	const char *p = buf, *end = buf + len, *nl;
+	size_t wl;
+
+	snprintf(want, sizeof want, "desc: Trigger: " CG_TRIGGER "%s ", k);
+	wl = strlen(want);
+	/* The header only: the trigger comes before the first cost. */
+	for (; p < end && *p != 'o' && *p != 'f'; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			break;
+		if ((size_t)(nl - p) > wl && memcmp(p, want, wl) == 0)
+			return 1;
+	}
+	return 0;
 }

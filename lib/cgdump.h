@@ -60,4 +60,13 @@ long cg_find(const struct cg_dump *d, const char *name, const char *file);
 
 void cg_free(struct cg_dump *d);
 
+/* How bench.h's trigger of a metric's dump begins: "perfgate KEY CALLS". */
+#define CG_TRIGGER "Client Request: perfgate "
+
+/* The bytes of the file path, in *len, as a new buffer to free(); NULL with errno set. */
+char *cg_slurp(const char *path, size_t *len);
+
+/* Whether buf[0..len) holds in its header the trigger of key's dump, as bench.h writes it. */
+int cg_has_trigger(const char *buf, size_t len, const char *key);
+
 #endif
