@@ -81,22 +81,43 @@ of_program(const char *cmd, const char *prog)
 /* The programs -B and -H name, when taken from a bench command (freed at exit). */
 static char *programs[2];
 
-/* -B's or -H's program: a program's path, or a bench command's (benchcmd(1)). */
-static const char *
-program_of(int c, const char *arg)
+/* -B's or -H's program in *prog: a program's path, or a bench command's (benchcmd(1)). */
+static char *
+program_of(int c, const char **prog)
 {
+	const char *arg = *prog;
 	struct benchcmd *bc;
 	struct stat sb;
-	char *err;
-	const char *p;
+	char *err, *why;
 
 	if (stat(arg, &sb) == 0 && S_ISREG(sb.st_mode))
-		return arg;
-	if ((bc = benchcmd_parse(arg, &err)) == NULL)
-		die("-%c %s: %s", c, arg, err);
-	p = programs[c == 'H'] = xstrdup(bc->argv[0]);
+		return NULL;
+	if ((bc = benchcmd_parse(arg, &err)) == NULL) {
+		why = msgf("-%c %s: %s", c, arg, err);
+		free(err);
+		return why;
+	}
+	*prog = programs[c == 'H'] = xstrdup(bc->argv[0]);
 	benchcmd_free(bc);
-	return p;
+	return NULL;
+}
+
+/* The allocations a call of -k's case in countof's records of the sides. */
+static char *
+counts_of(struct cgx_allocs *a, const char *base, const char *head)
+{
+	size_t n;
+	char *kase, *why;
+
+	if (key == NULL)
+		return msgf("%s, %s: the counts of a case need -k key", base, head);
+	n = strlen(key);
+	if (n > 6 && strcmp(key + n - 6, "_instr") == 0)
+		n -= 6;
+	kase = msgf("%.*s", (int)n, key);
+	why = cgx_allocs_read(a, kase, base, head);
+	free(kase);
+	return why;
 }
 
 /*
@@ -464,19 +485,11 @@ main(int argc, char *argv[])
 	}
 	if (argc != 2 && argc != 4)
 		usage();
-	if (bexe != NULL)
-		bexe = program_of('B', bexe);
-	if (hexe != NULL)
-		hexe = program_of('H', hexe);
-	if (argc == 4 && key == NULL)
-		why = msgf("%s, %s: the counts of a case need -k key", argv[2], argv[3]);
-	else if (argc == 4) {
-		char *kase = msgf("%.*s", (int)(strlen(key) - (strlen(key) > 6 && strcmp(key + strlen(key) - 6, "_instr") == 0 ? 6 : 0)), key);
-
-		why = cgx_allocs_read(&allocs, kase, argv[2], argv[3]);
-		free(kase);
-	} else
-		why = NULL;
+	why = bexe != NULL ? program_of('B', &bexe) : NULL;
+	if (why == NULL && hexe != NULL)
+		why = program_of('H', &hexe);
+	if (why == NULL && argc == 4)
+		why = counts_of(&allocs, argv[2], argv[3]);
 	if (why != NULL || (why = load(&b, argv[0], bexe)) != NULL || (why = load(&h, argv[1], hexe)) != NULL) {
 		/* Under -M the metric is said unexplained, in its record and its line of the table. */
 		if (named)
@@ -572,6 +585,8 @@ main(int argc, char *argv[])
 	if (argc == 4)
 		cgx_allocs_put(&allocs, metric);
 	cgx_allocs_free(&allocs);
+	/* -I: instructions that did not move, and no cache misses to say more. */
+	ask = ask && !moved && !(b.d.cache && h.d.cache);
 	free(l);
 	free(r);
 	cg_free(&b.d);
@@ -580,6 +595,5 @@ main(int argc, char *argv[])
 	free(programs[1]);
 	if ((c = fshut(stdout, "stdout")) != 0)
 		return c;
-	/* -I: instructions that did not move, and no cache misses to say more. */
-	return ask && !moved && !(b.d.cache && h.d.cache);
+	return ask;
 }

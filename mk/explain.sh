@@ -23,28 +23,15 @@
 # build command, shared libraries. A metric that cannot be explained (a
 # dump cgdiff refuses, a run that fails) is said so in one line and in its
 # summary record ("explained":false, "error"); the verdict stands either
-# way. Exit 0, or 2 when nothing could be explained.
+# way. Exit 0, or 2 when nothing could be explained. Every record is a C
+# tool's: cgdiff writes the explanation's (cgdiff -U a metric that could
+# not be explained) and names the metrics to explain (cgdiff -q).
 
 nl='
 '
 
-json_str() {
-	printf '%s' "$1" | tr -d '\000-\037' | sed 's/\\/\\\\/g; s/"/\\"/g'
-}
-
 id_get() {
 	sed -n "s/^$2 //p" "$1" 2>/dev/null
-}
-
-# names LINE KEY: the strings of the first array KEY in the JSON line, one
-# a line (a metric's name holds no quote, comma or bracket: budget keys).
-names() {
-	printf '%s\n' "$1" | awk -v k="\"$2\":[" '{
-		i = index($0, k); if (i == 0) exit
-		s = substr($0, i + length(k)); s = substr(s, 1, index(s, "]") - 1)
-		n = split(s, a, ",")
-		for (j = 1; j <= n; j++) { gsub(/^"|"$/, "", a[j]); if (a[j] != "") print a[j] }
-	}'
 }
 
 # build_of SIDE: the side's build command, its own directory and file
@@ -112,8 +99,8 @@ count() {
 	fi
 	rm -f "$out.key"
 	# countof -f runs the side's command split by the gate's one parser.
-	BENCH_CASES=$2 "$bin/countof" ${3:+"$3"} -s "$1" -t "$timeout" -d "$out" \
-	    -f "$dir/$1/bench.cmd" > "$out.jsonl" 2> "$out.log" || {
+	BENCH_CASES=$2 "$bin/countof" ${3:+"$3"} -s "$1" -t "$timeout" -d "$out" -o "$out.log" \
+	    -f "$dir/$1/bench.cmd" > "$out.jsonl" 2> "$out.err" || {
 		rm -f "$out.key.tmp"
 		return 2
 	}
@@ -132,19 +119,16 @@ count_both() {
 	rm -f "$bd.key.tmp" "$hd.key.tmp"
 	count base "$@" & bp=$!
 	count head "$@" & hp=$!
-	wait "$bp" || why="base: $(grep '^countof: ' "$bd.log" | tail -n 1 | sed 's/^countof: //'); log in $bd.log"
-	wait "$hp" || why=${why:-"head: $(grep '^countof: ' "$hd.log" | tail -n 1 | sed 's/^countof: //'); log in $hd.log"}
+	# countof -o: its one line of stderr is its message, the rest is in the log.
+	wait "$bp" || why="base: $(cat "$bd.err"); log in $bd.log"
+	wait "$hp" || why=${why:-"head: $(cat "$hd.err"); log in $hd.log"}
 }
 
-# member FILE KEY: the number KEY of the record in FILE, as written.
-member() {
-	sed -n "s/^.*[{,]\"$2\":\(-\{0,1\}[0-9][0-9.eE+-]*\).*$/\1/p" "$1" 2>/dev/null | tail -n 1
-}
-
-# diff_one METRIC KEY: cgdiff on bd and hd into explain.rec and explain.one;
-# sets why on failure.
+# diff_one METRIC KEY: cgdiff on bd and hd (and the allocations of br and
+# hr) into explain.rec and explain.one; its status (cgdiff -I: 1 when the
+# instructions did not move and no cache misses were simulated).
 diff_one() {
-	set -- -M "$1" -k "$2" -e "$eps"
+	set -- -I -M "$1" -k "$2" -e "$eps"
 	# The sides' commands, as cgdiff splits them (a cd DIR && form too).
 	set -- "$@" -B "$(cat "$dir/base/bench.cmd")" -H "$(cat "$dir/head/bench.cmd")"
 	saved=$IFS
@@ -153,9 +137,7 @@ diff_one() {
 		set -- "$@" -a "$s"
 	done
 	IFS=$saved
-	"$bin/cgdiff" "$@" "$bd" "$hd" > "$dir/explain.rec" 2> "$dir/explain.one" && return 0
-	why=$(grep '^cgdiff: ' "$dir/explain.one" | tail -n 1 | sed 's/^cgdiff: //')
-	return 2
+	"$bin/cgdiff" "$@" "$bd" "$hd" "$br" "$hr" > "$dir/explain.rec" 2> "$dir/explain.one"
 }
 
 # explain_one METRIC: cgdiff's records and table for one metric, appended
@@ -173,47 +155,31 @@ explain_one() {
 	*) key=${m%_ns}_instr ;;
 	esac
 	case=${key%_instr}
-	why=
-	if printf '%s\n' "$counted" | grep -qxF -- "$m" && [ -d "$dir/counts/base.dumps" ] && [ -d "$dir/counts/head.dumps" ]; then
-		bd=$dir/counts/base.dumps hd=$dir/counts/head.dumps br=$dir/counts/base.jsonl hr=$dir/counts/head.jsonl
-	else
-		count_both "$case"
-	fi
-	[ -n "$why" ] || diff_one "$m" "$key"
-	if [ -z "$why" ] && grep -q '"kind":"summary".*"moved":false' "$dir/explain.rec" &&
-	    ! grep -q '"kind":"summary".*"cache":true' "$dir/explain.rec"; then
+	why='' rc=2
+	bd=$dir/counts/base.dumps hd=$dir/counts/head.dumps br=$dir/counts/base.jsonl hr=$dir/counts/head.jsonl
+	case $nl$counted$nl in
+	*"$nl$m$nl"*) [ -d "$bd" ] && [ -d "$hd" ] || count_both "$case" ;;
+	*) count_both "$case" ;;
+	esac
+	[ -n "$why" ] || { diff_one "$m" "$key"; rc=$?; }
+	if [ "$rc" = 1 ]; then
 		count_both "$case" -c
-		[ -n "$why" ] || diff_one "$m" "$key"
+		rc=2
+		[ -n "$why" ] || { diff_one "$m" "$key"; rc=$?; }
 	fi
-	if [ -n "$why" ]; then
-		rm -f "$dir/explain.rec" "$dir/explain.one"
-		printf 'explain %s: no explanation: %s\n' "$m" "$why" >> "$dir/explain.txt.tmp"
-		printf '{"metric":"%s","kind":"summary","explained":false,"error":"%s"}\n' "$(json_str "$m")" \
-		    "$(json_str "$why")" >> "$dir/explain.jsonl.tmp"
-		return
-	fi
+	[ -z "$why" ] || "$bin/cgdiff" -U "$why" -M "$m" > "$dir/explain.rec" 2> "$dir/explain.one"
 	cat "$dir/explain.rec" >> "$dir/explain.jsonl.tmp"
 	# One table a case: a second metric of it (sum_ns and sum_instr, or
 	# count_below_allocs) points to the first.
-	if printf '%s\n' "$tabled" | grep -qxF -- "$case"; then
-		printf 'explain %s: as %s above\n' "$m" "$(printf '%s\n' "$tabled_as" | sed -n "s/^$case //p")" >> "$dir/explain.txt.tmp"
-	else
-		tabled=$tabled$case$nl tabled_as=$tabled_as"$case $m"$nl
-		cat "$dir/explain.one" >> "$dir/explain.txt.tmp"
-		ba=$(member "$br" "${case}_allocs") ha=$(member "$hr" "${case}_allocs")
-		bb=$(member "$br" "${case}_alloc_bytes") hb=$(member "$hr" "${case}_alloc_bytes")
-		if [ "$ba" != "$ha" ] || [ "$bb" != "$hb" ]; then
-			printf '  allocations a call: %s -> %s, bytes a call: %s -> %s\n' "$ba" "$ha" "$bb" "$hb" >> "$dir/explain.txt.tmp"
-		fi
-	fi
-	explained=$((explained + 1))
+	case $rc$tabled in
+	2*) cat "$dir/explain.one" >> "$dir/explain.txt.tmp" ;;
+	*"$nl$case "*) as=${tabled#*"$nl$case "}
+		printf 'explain %s: as %s above\n' "$m" "${as%%"$nl"*}" >> "$dir/explain.txt.tmp" ;;
+	*) cat "$dir/explain.one" >> "$dir/explain.txt.tmp"
+		tabled=$tabled"$case $m"$nl ;;
+	esac
+	[ "$rc" = 2 ] || explained=$((explained + 1))
 	rm -f "$dir/explain.rec" "$dir/explain.one"
-	ba=$(member "$br" "${case}_allocs") ha=$(member "$hr" "${case}_allocs")
-	bb=$(member "$br" "${case}_alloc_bytes") hb=$(member "$hr" "${case}_alloc_bytes")
-	if [ -n "$ba$ha" ] && { [ "$ba" != "$ha" ] || [ "$bb" != "$hb" ]; }; then
-		printf '{"metric":"%s","kind":"allocs","base_allocs":%s,"head_allocs":%s,"base_alloc_bytes":%s,"head_alloc_bytes":%s}\n' \
-		    "$(json_str "$m")" "${ba:-null}" "${ha:-null}" "${bb:-null}" "${hb:-null}" >> "$dir/explain.jsonl.tmp"
-	fi
 }
 
 # markdown FILE: the table as a <details> section at the end of FILE, in
@@ -257,13 +223,13 @@ counts) verdict=$dir/counts/verdict.jsonl md=$dir/counts/verdict.md ;;
 both) verdict=$dir/both/verdict.jsonl md=$dir/verdict.md ;;
 *) echo "explain.sh: unknown mode $mode" >&2; exit 2 ;;
 esac
-summary=$(tail -n 1 "$verdict" 2>/dev/null)
-metrics=$( { names "$summary" regressed; names "$summary" layout_suspect; } | awk '!seen[$0]++')
+# The metrics the verdict's summary names regressed or layout suspects.
+metrics=$(if [ -f "$verdict" ]; then "$bin/cgdiff" -q "$verdict"; fi) || exit 2
 # The metrics the counts gate judged regressed: their dumps are kept.
 counted=
 case $mode in
 counts) counted=$metrics ;;
-both) counted=$(names "$(tail -n 1 "$dir/counts/verdict.jsonl" 2>/dev/null)" regressed) ;;
+both) counted=$(if [ -f "$dir/counts/verdict.jsonl" ]; then "$bin/cgdiff" -q "$dir/counts/verdict.jsonl"; fi) || exit 2 ;;
 esac
 rm -f "$dir/explain.jsonl.tmp" "$dir/explain.txt.tmp"
 trap 'rm -f "$dir/explain.jsonl.tmp" "$dir/explain.txt.tmp" "$dir/explain.one" "$dir/explain.rec" "$md.tmp"; exit 130' INT TERM HUP
@@ -273,7 +239,7 @@ if [ -z "$metrics" ]; then
 	exit 0
 fi
 suspects=$(suspects)
-explained=0 tabled='' tabled_as=''
+explained=0 tabled=$nl
 what=
 for m in $metrics; do
 	case $m in

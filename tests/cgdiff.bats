@@ -121,12 +121,21 @@ setup() {
 	# The line that changed most is in kernels.c, and it gained.
 	jq -s -e 'map(select(.kind == "line" and .file == "kernels.c" and .delta_instr > 10000)) | length > 0' <<< "$output" > /dev/null
 	[[ "${stderr_lines[-1]}" == "  lines of kata_sum: kernels.c:"* ]]
+	# With countof's records: the sum allocates nothing on either side.
+	run -0 --separate-stderr cgdiff -k sum_instr base.dumps head.dumps base.jsonl head.jsonl
+	[ "$(jq -s -c 'map(.kind) | unique' <<< "$output")" = '["function","line","summary"]' ]
+	# -I: the same work, without cache simulation: exit 1, cache misses would say more.
+	run -1 --separate-stderr cgdiff -I -k sum_instr base.dumps base.dumps
+	[ "$(head -n 1 <<< "$output" | jq -c '[.moved, .cache]')" = '[false,false]' ]
+	run -0 --separate-stderr cgdiff -I -k sum_instr base.dumps head.dumps
 	rm -rf base.dumps head.dumps
 	countof -c -d base.dumps ./base/bench > base.jsonl
 	countof -c -d head.dumps ./head/bench > head.jsonl
 	run -0 --separate-stderr cgdiff -k sum_instr base.dumps head.dumps
 	[ "$(head -n 1 <<< "$output" | jq -c '[.top, .cache]')" = '["kata_sum",true]' ]
 	jq -s -e 'map(select(.kind == "function") | has("base_l1_misses") and has("head_ll_misses")) | all' <<< "$output" > /dev/null
+	# Did not move, but with the cache misses: nothing more to ask.
+	run -0 --separate-stderr cgdiff -I -k sum_instr base.dumps base.dumps
 	rm -rf base.dumps head.dumps
 }
 
@@ -185,4 +194,91 @@ sweep_corpus() {
 	[ "$stderr" = "cgdiff: $D/base.out:5: a dump of /build/base/bench, not of ./other" ]
 	run -2 --separate-stderr cgdiff -H '/build/head/bench | cat' "$D/base.out" "$D/head.out"
 	[ "$stderr" = "cgdiff: -H /build/head/bench | cat: a pipe (|) is a shell's: run the pipeline from a script the command names" ]
+}
+
+@test "cgdiff -U: a metric that could not be explained, its reason escaped as jsonwrite escapes (quote, backslash, tab, an invalid byte), its one line" {
+	why=$(printf 'base: a "quoted" \\ path\twith a tab and \377 byte')
+	run -0 --separate-stderr cgdiff -U "$why" -M sum_ns
+	[ "$output" = '{"metric":"sum_ns","kind":"summary","explained":false,"error":"base: a \"quoted\" \\ path\twith a tab and \ufffd byte"}' ]
+	[ "$(jq -r .error <<< "$output")" = "$(printf 'base: a "quoted" \\ path\twith a tab and \357\277\275 byte')" ]
+	[ "$stderr" = "explain sum_ns: no explanation: $why" ]
+	# The EXAMPLES line; no dumps are read, and none may be given.
+	run -0 --separate-stderr cgdiff -U 'base: the build failed' -M sum_ns
+	[ "$(jq -c '[.metric, .explained, .error]' <<< "$output")" = '["sum_ns",false,"base: the build failed"]' ]
+	run -2 --separate-stderr cgdiff -U why "$D/base.out" "$D/head.out"
+	[ -z "$output" ]
+}
+
+@test "cgdiff -M: a dump it refuses is said unexplained, in a record and the table's one line naming file and line, exit 2" {
+	head -n 20 "$D/head.out" > "$T/cut"
+	run -2 --separate-stderr cgdiff -k sum_instr -M sum_ns "$D/base.out" "$T/cut"
+	[ "$(jq -c '[.metric, .kind, .explained]' <<< "$output")" = '["sum_ns","summary",false]' ]
+	[ "$(jq -r .error <<< "$output")" = "$T/cut:20: truncated: no totals line at the end" ]
+	[ "$stderr" = "explain sum_ns: no explanation: $T/cut:20: truncated: no totals line at the end" ]
+	# Without -M, cgdiff's own line, nothing on stdout.
+	run -2 --separate-stderr cgdiff -k sum_instr "$D/base.out" "$T/cut"
+	[ -z "$output" ] && [ "$stderr" = "cgdiff: $T/cut:20: truncated: no totals line at the end" ]
+	# A bench command cgdiff cannot split, the same way.
+	run -2 --separate-stderr cgdiff -M sum_ns -B 'a | b' "$D/base.out" "$D/head.out"
+	[ "$(jq -r .explained <<< "$output")" = false ]
+	[[ "$stderr" == "explain sum_ns: no explanation: -B a | b: "* ]]
+}
+
+@test "cgdiff base head base-counts head-counts: the case's allocations a call, as countof wrote them, when they differ" {
+	printf '{"side":"base","sum_instr":95,"sum_allocs":0,"sum_alloc_bytes":0}\n' > "$T/b.jsonl"
+	printf '{"side":"head","sum_instr":325,"sum_allocs":1.0,"sum_alloc_bytes":1048576}\n\n' > "$T/h.jsonl"
+	run -0 --separate-stderr cgdiff -k sum_instr -M sum_ns "$D/base.out" "$D/head.out" "$T/b.jsonl" "$T/h.jsonl"
+	[ "$(tail -n 1 <<< "$output")" = '{"metric":"sum_ns","kind":"allocs","base_allocs":0,"head_allocs":1.0,"base_alloc_bytes":0,"head_alloc_bytes":1048576}' ]
+	[ "${stderr_lines[-1]}" = "  allocations a call: 0 -> 1.0, bytes a call: 0 -> 1048576" ]
+	# The same on both sides, or none: no record, no line.
+	run -0 --separate-stderr cgdiff -k sum_instr "$D/base.out" "$D/head.out" "$T/b.jsonl" "$T/b.jsonl"
+	[ "$(jq -s -c 'map(select(.kind == "allocs")) | length' <<< "$output")" = 0 ]
+	[[ "$stderr" != *allocations* ]]
+	# One side only has them: null for the other.
+	printf '{"side":"base","sum_instr":95}\n' > "$T/none.jsonl"
+	run -0 --separate-stderr cgdiff -k sum_instr "$D/base.out" "$D/head.out" "$T/none.jsonl" "$T/h.jsonl"
+	[ "$(tail -n 1 <<< "$output")" = '{"metric":"sum_instr","kind":"allocs","base_allocs":null,"head_allocs":1.0,"base_alloc_bytes":null,"head_alloc_bytes":1048576}' ]
+	[ "${stderr_lines[-1]}" = "  allocations a call: none -> 1.0, bytes a call: none -> 1048576" ]
+	# Refused: a count that is not a number, a record that is not one, no -k.
+	printf '{"sum_allocs":"1"}\n' > "$T/str.jsonl"
+	run -2 --separate-stderr cgdiff -k sum_instr "$D/base.out" "$D/head.out" "$T/b.jsonl" "$T/str.jsonl"
+	[ -z "$output" ] && [ "$stderr" = "cgdiff: $T/str.jsonl: sum_allocs is not a number" ]
+	printf '{"a":1}\n{"a":\n' > "$T/bad.jsonl"
+	run -2 --separate-stderr cgdiff -k sum_instr "$D/base.out" "$D/head.out" "$T/bad.jsonl" "$T/b.jsonl"
+	[[ "$stderr" == "cgdiff: $T/bad.jsonl:2: "* ]]
+	run -2 --separate-stderr cgdiff "$D/base.out" "$D/head.out" "$T/b.jsonl" "$T/h.jsonl"
+	[ "$stderr" = "cgdiff: $T/b.jsonl, $T/h.jsonl: the counts of a case need -k key" ]
+}
+
+@test "cgdiff -q: the metrics a verdict asks to explain, regressed then layout suspects, each once, one a line" {
+	mkdir -p "$T/build/gate"
+	printf '{"metric":"x_ns","verdict":"regressed"}\n{"verdict":"regressed","regressed":["sum_ns","a-b.c_ns"],"layout_suspect":["sum_ns","chase_ns"],"metrics":4}\n\n' \
+	    > "$T/build/gate/verdict.jsonl"
+	cd "$T"
+	# The EXAMPLES line.
+	run -0 --separate-stderr cgdiff -q build/gate/verdict.jsonl
+	[ "$output" = "$(printf 'sum_ns\na-b.c_ns\nchase_ns')" ] && [ -z "$stderr" ]
+	printf '{"verdict":"ok","regressed":[],"metrics":4}\n' > ok.jsonl
+	run -0 --separate-stderr cgdiff -q ok.jsonl
+	[ -z "$output" ]
+	printf '{"verdict":"regressed","regressed":["a\\nb"]}\n' > nl.jsonl
+	run -2 --separate-stderr cgdiff -q nl.jsonl
+	[ -z "$output" ] && [ "$stderr" = "cgdiff: nl.jsonl: regressed holds a name that is empty or holds a newline" ]
+	printf '{"verdict":"regressed","regressed":"sum_ns"}\n' > str.jsonl
+	run -2 --separate-stderr cgdiff -q str.jsonl
+	[ "$stderr" = "cgdiff: str.jsonl: regressed is not an array" ]
+	printf '{"verdict":"regressed","regressed":[1]}\n' > num.jsonl
+	run -2 --separate-stderr cgdiff -q num.jsonl
+	[ "$stderr" = "cgdiff: num.jsonl: regressed holds a value that is no name" ]
+	printf '{"verdict":"regressed","regressed":["a"]\n' > cut.jsonl
+	run -2 --separate-stderr cgdiff -q cut.jsonl
+	[[ "$stderr" == "cgdiff: cut.jsonl:1: "* ]]
+	run -2 --separate-stderr cgdiff -q missing.jsonl
+	[ "$stderr" = "cgdiff: missing.jsonl: No such file or directory" ]
+	: > empty.jsonl
+	run -2 --separate-stderr cgdiff -q empty.jsonl
+	[ "$stderr" = "cgdiff: empty.jsonl: no record" ]
+	# A question alone: no dumps, no -M.
+	run -2 --separate-stderr cgdiff -q ok.jsonl -M sum_ns
+	run -2 --separate-stderr cgdiff -q ok.jsonl "$D/base.out" "$D/head.out"
 }
