@@ -58,9 +58,9 @@ $(GATEDIR)/counts/%.jsonl: $(GATEDIR)/%.key $(GATEDIR)/counts.id | $(GATE_COUNTO
     $(if $(filter both,$(GATE_MODE)),$(GATEDIR)/verdict.jsonl)
 	@echo "gate: counting $*, once under valgrind" >&2
 	@$(GATE_COUNTOF) $(GATE_COUNTS_FLAGS) -s $* -t $(GATE_COUNTS_TIMEOUT) -d $(GATEDIR)/counts/$*.dumps \
-	    -f $(GATEDIR)/$*/bench.cmd > $@.tmp 2> $(GATEDIR)/counts/$*.log || { \
-	    tail -n 5 $(GATEDIR)/counts/$*.log >&2; \
-	    $(GATE_COUNTS_FAIL) $* count "$$(grep '^countof: ' $(GATEDIR)/counts/$*.log | tail -n 1 | sed 's/^countof: //'); log in $(GATEDIR)/counts/$*.log"; }
+	    -o $(GATEDIR)/counts/$*.log -f $(GATEDIR)/$*/bench.cmd > $@.tmp 2> $(GATEDIR)/counts/$*.err || { \
+	    tail -n 5 $(GATEDIR)/counts/$*.log >&2; cat $(GATEDIR)/counts/$*.err >&2; \
+	    $(GATE_COUNTS_FAIL) $* count "$$(cat $(GATEDIR)/counts/$*.err); log in $(GATEDIR)/counts/$*.log"; }
 	@mv -f $@.tmp $@
 
 # countof's status is the verdict's (0 or 1; 2 writes an error summary).

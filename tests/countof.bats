@@ -40,9 +40,10 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 
 @test "countof usage is the man page SYNOPSIS" {
 	run -2 --separate-stderr countof -j -l
+	# Joined into one line: the man page wraps a long form where usage does not.
 	synopsis=$(mandoc -Tascii "$TOP/man/countof.1" | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
-	    sed 's/^ *//' | grep .)
-	[ "$(printf '%s\n' "${stderr_lines[@]}" | sed 's/^usage: //; s/^ *//')" = "$synopsis" ]
+	    tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')
+	[ "$(printf '%s\n' "${stderr_lines[@]}" | sed 's/^usage: //' | tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')" = "$synopsis" ]
 }
 
 @test "countof writes the kata's instructions and allocations a call, keys in order" {
@@ -139,6 +140,19 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 	[ "$stderr" = "countof: valgrind sh: exited with status 3" ]
 	run -2 --separate-stderr countof -t 1 sleep 30
 	[ "$stderr" = "countof: valgrind sleep: timed out after 1 s" ]
+}
+
+@test "countof -o: the command's and valgrind's stderr to the log, countof's one line of message apart" {
+	L="$T/a log; \$x 'q'"
+	echo stale > "$L"
+	run -2 --separate-stderr countof -o "$L" sh -c 'echo from the bench >&2; exit 3'
+	[ "$stderr" = "countof: valgrind sh: exited with status 3" ]
+	[ "$(cat "$L")" = "from the bench" ]
+	run -0 --separate-stderr countof -o "$L" -s head "$F/kata"
+	[ "$(jq -r .side <<<"$output")" = head ] && [ -z "$stderr" ]
+	run -2 --separate-stderr countof -o "$T/no/such/dir/log" "$F/kata"
+	[ "$stderr" = "countof: $T/no/such/dir/log: No such file or directory" ]
+	run -2 --separate-stderr countof -j -o "$L" "$D/base.jsonl"
 }
 
 @test "countof -j: equal counts are ok" {
