@@ -21,6 +21,7 @@
 #include "benchargv.h"
 #include "cgdump.h"
 #include "cgexplain.h"
+#include "cgsuspect.h"
 #include "json.h"
 #include "msg.h"
 #include "tool.h"
@@ -52,13 +53,21 @@ struct lrow {
 };
 
 static const char *metric, *key;
-static const char *suspect[MAX_SUSPECTS];
-static int nsuspect;
+static char **suspect;	/* -a's, then -K's */
+static size_t nsuspect;
+
+static void
+free_suspects(void)
+{
+	while (nsuspect > 0)
+		free(suspect[--nsuspect]);
+	free(suspect);
+}
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-I] [-a suspect] [-e eps] [-k key] [-l lines] [-M metric] [-n functions] "
+	fprintf(stderr, "usage: %s [-I] [-a suspect] [-K key-file] [-e eps] [-k key] [-l lines] [-M metric] [-n functions] "
 	    "[-B command] [-H command] base head [base-counts head-counts]\n"
 	    "       %s -U reason [-M metric]\n       %s -q verdict\n       %s -V\n", argv0, argv0, argv0, argv0);
 	exit(2);
@@ -100,24 +109,6 @@ program_of(int c, const char **prog)
 	*prog = programs[c == 'H'] = xstrdup(bc->argv[0]);
 	benchcmd_free(bc);
 	return NULL;
-}
-
-/* The allocations a call of -k's case in countof's records of the sides. */
-static char *
-counts_of(struct cgx_allocs *a, const char *base, const char *head)
-{
-	size_t n;
-	char *kase, *why;
-
-	if (key == NULL)
-		return msgf("%s, %s: the counts of a case need -k key", base, head);
-	n = strlen(key);
-	if (n > 6 && strcmp(key + n - 6, "_instr") == 0)
-		n -= 6;
-	kase = msgf("%.*s", (int)n, key);
-	why = cgx_allocs_read(a, kase, base, head);
-	free(kase);
-	return why;
 }
 
 /*
@@ -373,7 +364,7 @@ table(const struct side *b, const struct side *h, const struct row *r, size_t nr
 	size_t k;
 
 	fprintf(stderr, "explain %s:\n", metric);
-	for (i = 0; i < nsuspect; i++)
+	for (i = 0; i < (int)nsuspect; i++)
 		fprintf(stderr, "  suspect: %s\n", suspect[i]);
 	if (!moved)
 		fprintf(stderr, "  instructions did not move: %.1f -> %.1f a call (within %g): not more work;%s\n",
@@ -412,7 +403,7 @@ int
 main(int argc, char *argv[])
 {
 	struct side b = { .name = "base" }, h = { .name = "head" };
-	const char *bexe = NULL, *hexe = NULL, *reason = NULL, *verdict = NULL;
+	const char *bexe = NULL, *hexe = NULL, *reason = NULL, *verdict = NULL, *keys[2] = { NULL, NULL };
 	struct cgx_allocs allocs = { 0 };
 	char *why;
 	double eps = 0.01, bt, ht, bd;
@@ -423,7 +414,7 @@ main(int argc, char *argv[])
 	int c, moved, lines = 0, ask = 0, named;
 
 	tool_begin(argc, argv);
-	while ((c = getopt(argc, argv, ":a:B:H:Ie:k:l:M:m:n:q:s:U:")) != -1) {
+	while ((c = getopt(argc, argv, ":a:B:H:IK:e:k:l:M:m:n:q:s:U:")) != -1) {
 		switch (c) {
 		case 'I':
 			ask = 1;
@@ -462,7 +453,13 @@ main(int argc, char *argv[])
 		case 'a':
 			if (nsuspect == MAX_SUSPECTS)
 				die("-a: more than %d suspects", MAX_SUSPECTS);
-			suspect[nsuspect++] = optarg;
+			suspect = xrealloc(suspect, (nsuspect + 1) * sizeof *suspect);
+			suspect[nsuspect++] = xstrdup(optarg);
+			break;
+		case 'K':
+			if (keys[1] != NULL)
+				die("-K: more than two key files");
+			keys[keys[0] != NULL] = optarg;
 			break;
 		default:
 			optionerror(c);
@@ -483,13 +480,15 @@ main(int argc, char *argv[])
 			die("%s", why);
 		return fshut(stdout, "stdout");
 	}
-	if (argc != 2 && argc != 4)
+	if ((argc != 2 && argc != 4) || (keys[0] != NULL && keys[1] == NULL))
 		usage();
 	why = bexe != NULL ? program_of('B', &bexe) : NULL;
 	if (why == NULL && hexe != NULL)
 		why = program_of('H', &hexe);
 	if (why == NULL && argc == 4)
-		why = counts_of(&allocs, argv[2], argv[3]);
+		why = cgx_allocs_read(&allocs, key, argv[2], argv[3]);
+	if (why == NULL && keys[1] != NULL)
+		why = cg_suspects(keys[0], keys[1], &suspect, &nsuspect);
 	if (why != NULL || (why = load(&b, argv[0], bexe)) != NULL || (why = load(&h, argv[1], hexe)) != NULL) {
 		/* Under -M the metric is said unexplained, in its record and its line of the table. */
 		if (named)
@@ -502,6 +501,7 @@ main(int argc, char *argv[])
 		cg_free(&h.d);
 		free(programs[0]);
 		free(programs[1]);
+		free_suspects();
 		return 2;
 	}
 	r = xmalloc((b.d.nfn + h.d.nfn + 1) * sizeof *r);
@@ -552,7 +552,7 @@ main(int argc, char *argv[])
 	printf(",\"moved\":%s", moved ? "true" : "false");
 	put_num("eps", eps);
 	fputs(",\"suspects\":[", stdout);
-	for (j = 0; j < nsuspect; j++) {
+	for (j = 0; j < (long)nsuspect; j++) {
 		if (j)
 			putchar(',');
 		jput_str(stdout, suspect[j]);
@@ -593,6 +593,7 @@ main(int argc, char *argv[])
 	cg_free(&h.d);
 	free(programs[0]);
 	free(programs[1]);
+	free_suspects();
 	if ((c = fshut(stdout, "stdout")) != 0)
 		return c;
 	return ask;

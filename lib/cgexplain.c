@@ -154,15 +154,22 @@ text_of(const struct jfield *f)
 }
 
 char *
-cgx_allocs_read(struct cgx_allocs *a, const char *kase, const char *base, const char *head)
+cgx_allocs_read(struct cgx_allocs *a, const char *key, const char *base, const char *head)
 {
 	char *why, *ka, *kb;
+	size_t n;
 
 	memset(a, 0, sizeof *a);
+	if (key == NULL)
+		return msgf("%s, %s: the counts of a case need -k key", base, head);
+	/* The case: the key without its _instr. */
+	n = strlen(key);
+	if (n > 6 && strcmp(key + n - 6, "_instr") == 0)
+		n -= 6;
 	if ((why = last_record(base, &a->br, &a->bt)) != NULL || (why = last_record(head, &a->hr, &a->ht)) != NULL)
 		return why;
-	ka = msgf("%s_allocs", kase);
-	kb = msgf("%s_alloc_bytes", kase);
+	ka = msgf("%.*s_allocs", (int)n, key);
+	kb = msgf("%.*s_alloc_bytes", (int)n, key);
 	a->ba = count_of(&a->br, ka, base, &why);
 	a->bb = count_of(&a->br, kb, base, &why);
 	a->ha = count_of(&a->hr, ka, head, &why);

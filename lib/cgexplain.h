@@ -26,7 +26,8 @@ char *cgx_names(const char *path, FILE *out);
 int cgx_unexplained(const char *metric, const char *why);
 
 /*
- * The allocations a call of a case (CASE_allocs, CASE_alloc_bytes) in the
+ * The allocations a call of key's case (CASE_allocs, CASE_alloc_bytes,
+ * CASE the key without _instr) in the
  * last record of countof's files of the two sides, read by cgx_allocs_read
  * (NULL, or a message for "tool: message"), written by cgx_allocs_put: when
  * a side has them and they differ, an allocs record for metric on stdout,
@@ -38,7 +39,7 @@ struct cgx_allocs {
 	const struct jfield *ba, *ha, *bb, *hb;
 };
 
-char *cgx_allocs_read(struct cgx_allocs *a, const char *kase, const char *base, const char *head);
+char *cgx_allocs_read(struct cgx_allocs *a, const char *key, const char *base, const char *head);
 void cgx_allocs_put(const struct cgx_allocs *a, const char *metric);
 void cgx_allocs_free(struct cgx_allocs *a);
 

@@ -19,63 +19,16 @@
 # table GATEDIR/explain.txt, also on standard error, and a <details>
 # section at the end of the verdict's Markdown (GATEDIR/verdict.md, or
 # GATEDIR/counts/verdict.md). The suspects are what differs between the
-# two sides' identities (GATEDIR/base.key, head.key): compiler, flags,
-# build command, shared libraries. A metric that cannot be explained (a
+# two sides' identities (GATEDIR/base.key, head.key, read by cgdiff -K):
+# compiler, flags, build command, shared libraries. A metric that cannot be explained (a
 # dump cgdiff refuses, a run that fails) is said so in one line and in its
 # summary record ("explained":false, "error"); the verdict stands either
-# way. Exit 0, or 2 when nothing could be explained. Every record is a C
-# tool's: cgdiff writes the explanation's (cgdiff -U a metric that could
-# not be explained) and names the metrics to explain (cgdiff -q).
+# way. Exit 0, or 2 when nothing could be explained. Every record is
+# cgdiff's (-U: a metric that could not be explained), and cgdiff -q names
+# the metrics to explain: no record is written or read here.
 
 nl='
 '
-
-id_get() {
-	sed -n "s/^$2 //p" "$1" 2>/dev/null
-}
-
-# build_of SIDE: the side's build command, its own directory and file
-# (a source file's copy) read as $GATE_SIDE and $GATE_FILE, as gate.sh's
-# build digest reads it, so that two sides built alike show alike.
-build_of() {
-	awk -v side="$(cd "$dir" && pwd -P)/$1" -v file="$(id_get "$dir/$1.id" kind | sed 's/^file$/x/')" \
-	    -v value="$(cat "$dir/$1.value" 2>/dev/null)" '
-	/^build / {
-		s = substr($0, 7)
-		if (file == "x") { n = split(value, p, "/"); f = p[n] } else f = ""
-		out = ""
-		while ((i = index(s, side)) > 0) { out = out substr(s, 1, i - 1) "$GATE_SIDE"; s = substr(s, i + length(side)) }
-		s = out s
-		if (f != "") { out = ""; while ((i = index(s, "$GATE_SIDE/" f)) > 0) { out = out substr(s, 1, i - 1) "$GATE_SIDE/$GATE_FILE"; s = substr(s, i + 11 + length(f)) }; s = out s }
-		print s; exit
-	}' "$dir/$1.key"
-}
-
-# suspects: what differs between the sides' identities, one a line.
-suspects() {
-	b=$dir/base.key h=$dir/head.key
-	for k in cc_version cflags; do
-		bv=$(id_get "$b" "$k") hv=$(id_get "$h" "$k")
-		[ "$bv" = "$hv" ] && continue
-		case $k in
-		cc_version) echo "compiler: $bv -> $hv" ;;
-		cflags) echo "flags: $bv -> $hv" ;;
-		esac
-	done
-	bv=$(build_of base) hv=$(build_of head)
-	[ "$bv" = "$hv" ] || echo "build command: $bv -> $hv"
-	# Shared libraries by path: a digest that differs, or one side's only.
-	sed -n 's/^lib //p' "$b" | sort -k 2 > "$dir/explain.libs.base"
-	sed -n 's/^lib //p' "$h" | sort -k 2 > "$dir/explain.libs.head"
-	join -1 2 -2 2 -a 1 -a 2 -e - -o 0,1.1,2.1 "$dir/explain.libs.base" "$dir/explain.libs.head" |
-	while read -r path lb lh; do
-		if [ "$lb" = - ]; then echo "shared library: only head loads $path"
-		elif [ "$lh" = - ]; then echo "shared library: only base loads $path"
-		elif [ "$lb" != "$lh" ]; then echo "shared library: $path differs (sha256:$(printf '%s' "$lb" | cut -c1-16) -> sha256:$(printf '%s' "$lh" | cut -c1-16))"
-		fi
-	done
-	rm -f "$dir/explain.libs.base" "$dir/explain.libs.head"
-}
 
 # fresh SIDE CASE [-c]: whether GATEDIR/explain/SIDE.CASE (with -c, cache
 # simulation on: SIDE.CASE.c) holds the side's dumps of the case, made for
@@ -131,12 +84,8 @@ diff_one() {
 	set -- -I -M "$1" -k "$2" -e "$eps"
 	# The sides' commands, as cgdiff splits them (a cd DIR && form too).
 	set -- "$@" -B "$(cat "$dir/base/bench.cmd")" -H "$(cat "$dir/head/bench.cmd")"
-	saved=$IFS
-	IFS=$nl
-	for s in $suspects; do
-		set -- "$@" -a "$s"
-	done
-	IFS=$saved
+	# The suspects: what differs between the sides' identities (cgdiff -K).
+	set -- "$@" -K "$dir/base.key" -K "$dir/head.key"
 	"$bin/cgdiff" "$@" "$bd" "$hd" "$br" "$hr" > "$dir/explain.rec" 2> "$dir/explain.one"
 }
 
@@ -158,9 +107,9 @@ explain_one() {
 	why='' rc=2
 	bd=$dir/counts/base.dumps hd=$dir/counts/head.dumps br=$dir/counts/base.jsonl hr=$dir/counts/head.jsonl
 	case $nl$counted$nl in
-	*"$nl$m$nl"*) [ -d "$bd" ] && [ -d "$hd" ] || count_both "$case" ;;
-	*) count_both "$case" ;;
-	esac
+	*"$nl$m$nl"*) [ -d "$bd" ] && [ -d "$hd" ] ;;
+	*) false ;;
+	esac || count_both "$case"
 	[ -n "$why" ] || { diff_one "$m" "$key"; rc=$?; }
 	if [ "$rc" = 1 ]; then
 		count_both "$case" -c
@@ -238,7 +187,6 @@ if [ -z "$metrics" ]; then
 	rm -f "$dir/explain.jsonl" "$dir/explain.txt"
 	exit 0
 fi
-suspects=$(suspects)
 explained=0 tabled=$nl
 what=
 for m in $metrics; do

@@ -282,3 +282,37 @@ sweep_corpus() {
 	run -2 --separate-stderr cgdiff -q ok.jsonl -M sum_ns
 	run -2 --separate-stderr cgdiff -q ok.jsonl "$D/base.out" "$D/head.out"
 }
+
+@test "cgdiff -K: the suspects between two sides' key files: compiler, flags, build command read side-free, shared libraries by path" {
+	G="$T/gate dir; \$x 'q' -d"
+	mkdir -p "$G/base" "$G/head"
+	B=$(cd "$G/base" && pwd -P) H=$(cd "$G/head" && pwd -P)
+	printf 'src/kernels.c\n' > "$G/base.value"
+	printf 'other/kernels.c\n' > "$G/head.value"
+	{
+		printf 'side base\nkind file\ncc_version gcc 12\ncflags -O2\n'
+		printf "build cc -o '%s/bench' '%s/kernels.c'\n" "$B" "$B"
+		printf 'lib %064d /lib/libc.so.6\nlib %064d /lib/libm.so.6\n' 1 2
+	} > "$G/base.key"
+	{
+		printf 'side head\nkind file\ncc_version gcc 13\ncflags -O2\n'
+		printf "build cc -o '%s/bench' '%s/kernels.c'\n" "$H" "$H"
+		printf 'lib %064d /lib/libz.so.1\nlib %064d /lib/libc.so.6\n' 9 3
+	} > "$G/head.key"
+	run -0 --separate-stderr cgdiff -a first -K "$G/base.key" -K "$G/head.key" -k sum_instr "$D/base.out" "$D/head.out"
+	[ "$(head -n 1 <<< "$output" | jq -c .suspects)" = '["first","compiler: gcc 12 -> gcc 13","shared library: /lib/libc.so.6 differs (sha256:0000000000000000 -> sha256:0000000000000000)","shared library: only base loads /lib/libm.so.6","shared library: only head loads /lib/libz.so.1"]' ]
+	[[ "$stderr" == *"  suspect: compiler: gcc 12 -> gcc 13"$'\n'* ]]
+	# Built otherwise: the build command, each side's directory as $GATE_SIDE.
+	sed -i 's/^build cc /build clang /; s/^cc_version .*/cc_version gcc 12/; /^lib /d' "$G/head.key"
+	sed -i '/^lib /d' "$G/base.key"
+	run -0 --separate-stderr cgdiff -K "$G/base.key" -K "$G/head.key" -k sum_instr "$D/base.out" "$D/head.out"
+	[ "$(head -n 1 <<< "$output" | jq -r '.suspects[]')" = "build command: cc -o '\$GATE_SIDE/bench' '\$GATE_SIDE/\$GATE_FILE' -> clang -o '\$GATE_SIDE/bench' '\$GATE_SIDE/\$GATE_FILE'" ]
+	# Alike: no suspect.
+	cp "$G/base.key" "$T/same.key"
+	run -0 --separate-stderr cgdiff -K "$G/base.key" -K "$G/base.key" -k sum_instr "$D/base.out" "$D/head.out"
+	[ "$(head -n 1 <<< "$output" | jq -c .suspects)" = '[]' ]
+	# One key file is not a pair; a missing one is said, as unexplained under -M.
+	run -2 --separate-stderr cgdiff -K "$G/base.key" -k sum_instr "$D/base.out" "$D/head.out"
+	run -2 --separate-stderr cgdiff -M sum_ns -K "$G/base.key" -K "$T/none.key" -k sum_instr "$D/base.out" "$D/head.out"
+	[ "$(jq -r .error <<< "$output")" = "$T/none.key: No such file or directory" ]
+}
