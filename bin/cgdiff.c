@@ -124,13 +124,11 @@ of_program(const char *cmd, const char *prog)
 	return strchr(prog, '/') == NULL && wl > pl && cmd[wl - pl - 1] == '/' && memcmp(cmd + wl - pl, prog, pl) == 0;
 }
 
-/* The programs -B and -H name, when taken from a bench command (freed at exit). */
-static char *programs[2];
-
-/* -B's or -H's program: a program's path, or a bench command's (benchcmd(1)). */
+/* -B's or -H's program: a path, or a bench command's (benchcmd(1)), held to exit. */
 static const char *
 program_of(int c, const char *arg)
 {
+	static char *held[2];
 	struct benchcmd *bc;
 	struct stat sb;
 	char *err;
@@ -140,7 +138,7 @@ program_of(int c, const char *arg)
 		return arg;
 	if ((bc = benchcmd_parse(arg, &err)) == NULL)
 		die("-%c %s: %s", c, arg, err);
-	p = programs[c == 'H'] = xstrdup(bc->argv[0]);
+	p = held[c == 'H'] = xstrdup(bc->argv[0]);
 	benchcmd_free(bc);
 	return p;
 }
@@ -514,8 +512,6 @@ main(int argc, char *argv[])
 	if ((rc = load(&b, argv[0], bexe)) != 0 || (rc = load(&h, argv[1], hexe)) != 0) {
 		cg_free(&b.d);
 		cg_free(&h.d);
-		free(programs[0]);
-		free(programs[1]);
 		return rc;
 	}
 	r = xmalloc((b.d.nfn + h.d.nfn + 1) * sizeof *r);
@@ -600,7 +596,5 @@ main(int argc, char *argv[])
 	free(r);
 	cg_free(&b.d);
 	cg_free(&h.d);
-	free(programs[0]);
-	free(programs[1]);
 	return fshut(stdout, "stdout");
 }
