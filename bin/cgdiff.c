@@ -87,13 +87,11 @@ of_program(const char *cmd, const char *prog)
 	return strchr(prog, '/') == NULL && wl > pl && cmd[wl - pl - 1] == '/' && memcmp(cmd + wl - pl, prog, pl) == 0;
 }
 
-/* The programs -B and -H name, when taken from a bench command (freed at exit). */
-static char *programs[2];
-
-/* -B's or -H's program in *prog: a program's path, or a bench command's (benchcmd(1)). */
+/* -B's or -H's program in *prog: a path, or a bench command's (benchcmd(1)), held to exit. */
 static char *
 program_of(int c, const char **prog)
 {
+	static char *held[2];
 	const char *arg = *prog;
 	struct benchcmd *bc;
 	struct stat sb;
@@ -106,7 +104,7 @@ program_of(int c, const char **prog)
 		free(err);
 		return why;
 	}
-	*prog = programs[c == 'H'] = xstrdup(bc->argv[0]);
+	*prog = held[c == 'H'] = xstrdup(bc->argv[0]);
 	benchcmd_free(bc);
 	return NULL;
 }
@@ -499,8 +497,6 @@ main(int argc, char *argv[])
 		cgx_allocs_free(&allocs);
 		cg_free(&b.d);
 		cg_free(&h.d);
-		free(programs[0]);
-		free(programs[1]);
 		free_suspects();
 		return 2;
 	}
@@ -591,8 +587,6 @@ main(int argc, char *argv[])
 	free(r);
 	cg_free(&b.d);
 	cg_free(&h.d);
-	free(programs[0]);
-	free(programs[1]);
 	free_suspects();
 	if ((c = fshut(stdout, "stdout")) != 0)
 		return c;
