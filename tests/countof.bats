@@ -35,7 +35,7 @@ KEYS='["matmul_instr","sum_instr","rmsnorm_instr","count_below_instr","matmul_al
 @test "countof rejects bad options in its own voice" {
 	bad_options countof t
 	run -2 --separate-stderr countof
-	[ "${stderr_lines[0]}" = "usage: countof [-c] [-d dir] [-s side] [-t timeout] [--] command [arg ...]" ]
+	[ "${stderr_lines[0]}" = "usage: countof [-c] [-d dir] [-o log] [-s side] [-t timeout] [--] command [arg ...]" ]
 }
 
 @test "countof usage is the man page SYNOPSIS" {
