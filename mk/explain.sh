@@ -7,7 +7,8 @@
 # MODE is the gate's (time, counts or both; last: whichever verdict in
 # GATEDIR was written last). For each metric its verdict calls regressed,
 # and each it names in layout_suspect, both sides run once more under
-# callgrind (countof -c, cache simulation on) for that metric's case alone
+# callgrind (countof; again with cache simulation, -c, when cgdiff -I says
+# the instructions did not move) for that metric's case alone
 # (BENCH_CASES), and cgdiff compares their functions; a metric that
 # regressed in counts mode is explained from the dumps the counts gate kept
 # (GATEDIR/counts/SIDE.dumps), at no cost. An ok gate runs none of this
