@@ -206,6 +206,20 @@ sweep_corpus() {
 	[[ "$output" == "benchrec "* ]]
 }
 
+@test "benchrec: gbench gives a run 0.1 s (--benchmark_min_time) unless the command sets its own" {
+	# A stand-in for a benchmark binary: its arguments kept, a document written.
+	printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "$0.args"\nfor a; do case $a in --benchmark_out=*) cp "$0.json" "${a#*=}" ;; esac; done\n' > "$T/gb"
+	chmod +x "$T/gb"
+	cp "$D/gbench-1.7.1.json" "$T/gb.json"
+	run -0 --separate-stderr benchrec gbench -- "$T/gb" --x
+	[ "$output" = "$(cat "$D/gbench-1.7.1.out")" ]
+	[ "$(grep -c '^--benchmark_min_time' "$T/gb.args")" = 1 ]
+	grep -qx -- '--benchmark_min_time=0.1' "$T/gb.args"
+	run -0 --separate-stderr benchrec gbench -- "$T/gb" --benchmark_min_time=2
+	[ "$(grep -c '^--benchmark_min_time' "$T/gb.args")" = 1 ]
+	grep -qx -- '--benchmark_min_time=2' "$T/gb.args"
+}
+
 @test "benchrec: a real Google Benchmark binary, run and converted; BENCH_CASES reaches --benchmark_filter" {
 	need_gbench
 	build_gbench
