@@ -293,9 +293,19 @@ usage_line='usage: bestof [-V] [-a] [-i] [-n runs] [-t timeout] [-w warmups] [--
 	for sig in TERM HUP; do
 		bestof -w 0 -n 1 sh -c "sleep 356.$M & wait" 3>&- &
 		pid=$!
-		for i in $(seq 50); do alive 356.$M && break; sleep 0.1; done
+		for i in $(seq 200); do alive 356.$M && break; sleep 0.1; done
 		alive 356.$M
 		kill -s $sig $pid
+		# A bestof that outlives the signal fails here, with what it was
+		# doing, rather than hanging the run in the wait below.
+		for i in $(seq 300); do [ -d /proc/$pid ] && grep -q '^State:.*[RSD]' /proc/$pid/status 2>/dev/null || break; sleep 0.1; done
+		if grep -q '^State:.*[RSD]' /proc/$pid/status 2>/dev/null; then
+			echo "bestof $pid alive 30 s after SIG$sig:" >&2
+			grep -E '^(State|SigBlk|SigCgt|SigPnd|ShdPnd)' /proc/$pid/status >&2
+			cat /proc/$pid/wchan >&2 2>/dev/null; echo >&2
+			kill -KILL $pid
+			return 1
+		fi
 		status=0
 		wait $pid || status=$?
 		[ "$status" -eq $((128 + $(kill -l $sig))) ]
