@@ -63,10 +63,17 @@ sumapart(const char *p, const char *end, struct ref *ref, long *ngates, long *na
 	char *line;
 
 	*ngates = *nalarms = 0;
+	/* Lines as every reader of records takes them (lib/jsonreader.c):
+	 * a byte order mark before the first is not part of it, nor a
+	 * carriage return before a newline. */
+	if (end - p >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
 	for (; p < end; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		len = (size_t)(nl - p);
+		if (len > 0 && p[len - 1] == '\r')
+			len--;
 		if (jblank(p, len))
 			continue;
 		line = xmemdup(p, len);
