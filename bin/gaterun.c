@@ -57,7 +57,9 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s [-V] [-dfjpsuvwx] [-a name:key=value] [-b budget] [-C confidence] [-c cpu|auto]"
 	    " [-D deadline] [-e reasonfile] [-L wait] [-l maxload] [-M metrics] [-N rounds] [-R retries]"
-	    " [-T maxthreads] [-t timeout] [-W reruns] dir [base=command head=command]\n", argv0);
+	    " [-T maxthreads] [-t timeout] [-W reruns] dir [base=command head=command]\n"
+	    "       %s -F step [-e reasonfile] dir side message [name [source]]\n"
+	    "       %s -k side dir\n", argv0, argv0, argv0);
 	exit(2);
 }
 
@@ -286,11 +288,55 @@ lastrecord(const char *p, size_t n)
  * later option leaves them reachable, not leaked. */
 static char **members;
 
+/*
+ * -F: the error verdict of a gate that stopped before its rounds (the
+ * settings, a side's identity or build: gate.sh's steps), written by the
+ * code that writes every other verdict, then said as -v says one: the
+ * record on stdout, the reason to reasonfile. It speaks as the gate.
+ */
+static int
+failrecord(const char *step, const char *reasonfile, int argc, char **argv)
+{
+	const char *p;
+
+	if (argc < 3 || argc > 5)
+		usage();
+	if (strcmp(argv[1], "base") != 0 && strcmp(argv[1], "head") != 0 && strcmp(argv[1], "both") != 0)
+		die("%s: not a side: base, head or both", argv[1]);
+	for (p = step; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || *p == '-'))
+			break;
+	if (*step == '\0' || *p != '\0')
+		die("-F %s: not a step: a word of lowercase letters", step);
+	dir = argv[0];
+	/* Its parents too: a gate can stop before it made any. */
+	gatedir_make(dir);
+	setargv0("gate");
+	gatedir_fail(dir, argv[1], step, argv[2], argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL, NULL);
+	gatedir_say(dir, reasonfile, 0);
+	return 2;
+}
+
+/*
+ * -k: the stored rounds make would trust must be this side's. When they
+ * are not whole or not of this side (copied from another gate, cut
+ * short), they are moved aside, to runs.rejected.jsonl, and the status is
+ * 1: the gate's shell then makes the side's key new to make.
+ */
+static int
+keyrounds(const char *side, int argc, char **argv)
+{
+	if (argc != 1)
+		usage();
+	setargv0("gate");
+	return gatedir_reject(argv[0], side);
+}
+
 int
 main(int argc, char *argv[])
 {
 	static struct runround rr;
-	const char *metrics = NULL, *reasonfile = NULL, *pinarg = NULL, *err;
+	const char *metrics = NULL, *reasonfile = NULL, *pinarg = NULL, *failstep = NULL, *keyside = NULL, *err;
 	char *msg, *all = NULL, *cases, *perr;
 	size_t nmembers = 0, nall = 0, nsides = 0, i, records, open = 0;
 	struct runside *sides;
@@ -307,7 +353,7 @@ main(int argc, char *argv[])
 	rr.retries = 10;
 	members = xmalloc((size_t)argc * sizeof *members);
 	opterr = 0;
-	while ((c = getopt(argc, argv, "+:a:b:C:c:dD:e:fjL:l:M:N:pR:sT:t:uvwW:x")) != -1) {
+	while ((c = getopt(argc, argv, "+:a:b:C:c:dD:e:F:fjk:L:l:M:N:pR:sT:t:uvwW:x")) != -1) {
 		switch (c) {
 		case 'a':
 			members[nmembers++] = optarg;
@@ -335,11 +381,17 @@ main(int argc, char *argv[])
 		case 'e':
 			reasonfile = optarg;
 			break;
+		case 'F':
+			failstep = optarg;
+			break;
 		case 'f':
 			focus = 0;
 			break;
 		case 'j':
 			judgeonly = 1;
+			break;
+		case 'k':
+			keyside = optarg;
 			break;
 		case 'L':
 			if ((err = parse_double(optarg, 0, 1e9, &rr.maxwait)) != NULL)
@@ -397,6 +449,10 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (failstep != NULL)
+		return failrecord(failstep, reasonfile, argc, argv);
+	if (keyside != NULL)
+		return keyrounds(keyside, argc, argv);
 	if (argc < 1)
 		usage();
 	dir = argv[0];
@@ -406,7 +462,7 @@ main(int argc, char *argv[])
 		if (argc > 0 || judgeonly || fresh)
 			die("-v says the stored verdict: no sides, -j or -x");
 		free(members);
-		return gatedir_say(dir, reasonfile);
+		return gatedir_say(dir, reasonfile, 1);
 	}
 	if (judgeonly ? argc != 0 : argc != 2)
 		usage();

@@ -109,9 +109,9 @@ keyval(const char *text, const char *key)
 int
 gatedir_error(const char *dir, const char *side, const char *step, const char *msg, const char *extra)
 {
-	char *value = NULL, *key = NULL, *src = NULL, *commit = NULL, *dirty = NULL, *what = NULL, *full, *err;
-	struct buf rec = { 0 };
+	char *value = NULL, *key = NULL, *src = NULL;
 	size_t n;
+	int status;
 
 	if (strcmp(side, "both") != 0) {
 		char *name = msgf("%s.value", side);
@@ -120,19 +120,41 @@ gatedir_error(const char *dir, const char *side, const char *step, const char *m
 			value[n - 1] = '\0';
 		free(name);
 		name = msgf("%s.key", side);
-		if ((key = slurp(dir, name, &n)) != NULL) {
+		if ((key = slurp(dir, name, &n)) != NULL)
 			src = keyval(key, "source");
-			commit = keyval(key, "commit");
-			dirty = keyval(key, "dirty");
-		}
 		free(name);
 	}
-	/* What the side is, as the shell's messages name it (gate.sh describe). */
-	if (value != NULL && src != NULL && strncmp(src, "sha256:", 7) == 0)
-		what = msgf("%s (%s): ", value, src);
-	else if (value != NULL && commit != NULL && *commit && dirty != NULL && *dirty)
+	status = gatedir_fail(dir, side, step, msg, value, src, extra);
+	free(value);
+	free(key);
+	free(src);
+	return status;
+}
+
+int
+gatedir_fail(const char *dir, const char *side, const char *step, const char *msg, const char *value,
+    const char *source, const char *extra)
+{
+	char *commit = NULL, *dirty = NULL, *what = NULL, *full, *err;
+	const char *mark;
+	struct buf rec = { 0 };
+	int isfile = source != NULL && strncmp(source, "sha256:", 7) == 0;
+
+	if (value != NULL && *value == '\0')
+		value = NULL;
+	/* A commit's source is COMMIT or COMMIT+dirty:DIGEST (gate.sh identify). */
+	if (source != NULL && *source && !isfile) {
+		mark = strstr(source, "+dirty:");
+		commit = mark ? msgf("%.*s", (int)(mark - source), source) : xstrdup(source);
+		if (mark && mark[7])
+			dirty = xstrdup(mark + 7);
+	}
+	/* What the side is, as the gate's messages name it (gate.sh describe). */
+	if (value != NULL && isfile)
+		what = msgf("%s (%s): ", value, source);
+	else if (value != NULL && commit != NULL && dirty != NULL)
 		what = msgf("%s (commit %s with uncommitted changes %s): ", value, commit, dirty);
-	else if (value != NULL && commit != NULL && *commit)
+	else if (value != NULL && commit != NULL)
 		what = msgf("%s (commit %s): ", value, commit);
 	else if (value != NULL)
 		what = msgf("%s: ", value);
@@ -145,14 +167,14 @@ gatedir_error(const char *dir, const char *side, const char *step, const char *m
 	buf_puts(&rec, ",\"step\":");
 	buf_str(&rec, step);
 	if (value != NULL) {
-		buf_printf(&rec, ",\"%s\":", src != NULL && strncmp(src, "sha256:", 7) == 0 ? "file" : "revision");
+		buf_printf(&rec, ",\"%s\":", isfile ? "file" : "revision");
 		buf_str(&rec, value);
 	}
-	if (commit != NULL && *commit) {
+	if (commit != NULL) {
 		buf_puts(&rec, ",\"commit\":");
 		buf_str(&rec, commit);
 	}
-	if (dirty != NULL && *dirty) {
+	if (dirty != NULL) {
 		buf_puts(&rec, ",\"dirty\":");
 		buf_str(&rec, dirty);
 	}
@@ -177,36 +199,127 @@ gatedir_error(const char *dir, const char *side, const char *step, const char *m
 	free(rec.p);
 	free(full);
 	free(what);
-	free(value);
-	free(key);
-	free(src);
 	free(commit);
 	free(dirty);
 	return 2;
 }
 
+/* Does record rec carry every "member NAME VALUE" line of key as a string member? */
+static int
+carries(const struct jrecord *rec, const char *key)
+{
+	const struct jfield *f;
+	const char *p, *name, *sp, *e;
+	char *v;
+	int same;
+
+	for (p = key; p != NULL && *p; p = e ? e + 1 : NULL) {
+		e = strchr(p, '\n');
+		if (strncmp(p, "member ", 7) != 0)
+			continue;
+		name = p + 7;
+		if ((sp = memchr(name, ' ', (size_t)((e ? e : name + strlen(name)) - name))) == NULL)
+			return 0;
+		if ((f = jget(rec, name, (size_t)(sp - name))) == NULL || f->type != J_STRING)
+			return 0;
+		v = json_unescape(f->raw, f->rawlen);
+		same = strlen(v) == (size_t)((e ? e : sp + strlen(sp)) - sp - 1) && memcmp(v, sp + 1, strlen(v)) == 0;
+		free(v);
+		if (!same)
+			return 0;
+	}
+	return 1;
+}
+
 int
-gatedir_say(const char *dir, const char *reasonfile)
+gatedir_match(const char *dir, const char *side)
 {
 	struct jrecord rec = { 0 };
 	const struct jfield *f;
-	char *text, *last, *why = NULL;
+	char *name = msgf("%s.key", side), *key, *runs;
+	const char *p, *e;
+	size_t n, kn, seen = 0;
+	int ok;
+
+	key = slurp(dir, name, &kn);
+	free(name);
+	if ((runs = slurp(dir, "runs.jsonl", &n)) == NULL) {
+		free(key);
+		return 1;
+	}
+	ok = key != NULL && n > 0 && runs[n - 1] == '\n';
+	for (p = runs; ok && p < runs + n; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(runs + n - p));
+		if (jparse(p, (size_t)(e - p), &rec) != NULL)
+			ok = 0;
+		else if ((f = jget(&rec, "side", 4)) != NULL && f->type == J_STRING && f->rawlen == strlen(side) &&
+		    memcmp(f->raw, side, f->rawlen) == 0) {
+			seen++;
+			ok = carries(&rec, key);
+		}
+	}
+	jrecord_free(&rec);
+	free(key);
+	free(runs);
+	return ok && seen > 0;
+}
+
+int
+gatedir_reject(const char *dir, const char *side)
+{
+	char *from, *to;
+
+	if (gatedir_match(dir, side))
+		return 0;
+	from = msgf("%s/runs.jsonl", dir);
+	to = msgf("%s/runs.rejected.jsonl", dir);
+	if (rename(from, to) != 0 && errno != ENOENT)
+		die("%s:", from);
+	warnmsg("%s: the rounds in %s are not whole or not of this %s: measured again", side, from, side);
+	free(from);
+	free(to);
+	return 1;
+}
+
+void
+gatedir_make(const char *dir)
+{
+	char *path = xstrdup(dir), *q;
+
+	for (q = path + 1; *q; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		mkdir(path, 0777);
+		*q = '/';
+	}
+	free(path);
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		die("%s:", dir);
+}
+
+int
+gatedir_say(const char *dir, const char *reasonfile, int text)
+{
+	struct jrecord rec = { 0 };
+	const struct jfield *f;
+	char *recs, *p, *last, *why = NULL;
 	size_t n, tn;
 	int status = 2;
 
-	if ((text = slurp(dir, "verdict.txt", &tn)) != NULL) {
-		fwrite(text, 1, tn, stderr);
-		free(text);
+	if (text && (p = slurp(dir, "verdict.txt", &tn)) != NULL) {
+		fwrite(p, 1, tn, stderr);
+		free(p);
 	}
-	if ((text = slurp(dir, "verdict.jsonl", &n)) == NULL || n == 0 || text[n - 1] != '\n') {
+	if ((recs = slurp(dir, "verdict.jsonl", &n)) == NULL || n == 0 || recs[n - 1] != '\n') {
 		warnmsg("%s/verdict.jsonl: no verdict, or not a whole one", dir);
-		free(text);
+		free(recs);
 		return 2;
 	}
 	/* The summary record, last, decides. */
-	for (last = text + n - 1; last > text && last[-1] != '\n'; last--)
+	for (last = recs + n - 1; last > recs && last[-1] != '\n'; last--)
 		;
-	if (jparse(last, (size_t)(text + n - 1 - last), &rec) == NULL && (f = jget(&rec, "verdict", 7)) != NULL &&
+	if (jparse(last, (size_t)(recs + n - 1 - last), &rec) == NULL && (f = jget(&rec, "verdict", 7)) != NULL &&
 	    f->type == J_STRING) {
 		const struct jfield *r;
 
@@ -225,11 +338,11 @@ gatedir_say(const char *dir, const char *reasonfile)
 	}
 	jrecord_free(&rec);
 	/* Records that cannot be written leave the caller without an answer, whatever the verdict. */
-	if (fwrite(text, 1, n, stdout) != n || fflush(stdout) != 0 || ferror(stdout)) {
+	if (fwrite(recs, 1, n, stdout) != n || fflush(stdout) != 0 || ferror(stdout)) {
 		warnmsg("write stdout: %s: the records could not be written to standard output", strerror(errno));
 		status = 2;
 	}
-	free(text);
+	free(recs);
 	if (status == 2 && reasonfile != NULL && *reasonfile) {
 		FILE *fp = fopen(reasonfile, "w");
 

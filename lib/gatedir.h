@@ -32,12 +32,38 @@ void gatedir_age(const char *dir, const char *name);
 int gatedir_error(const char *dir, const char *side, const char *step, const char *msg, const char *extra);
 
 /*
- * -v: say the stored verdict: dir/verdict.txt on stderr, dir/verdict.jsonl
- * on stdout; the status is its summary record's: 0 ok, 1 regressed, 2
- * otherwise, or when the records cannot be read or written. With status
- * 2 and reasonfile, the one-line reason ("error" or "reason" of the
- * summary) goes to reasonfile.
+ * The same, for a step before the side's key is written (gate.sh's
+ * settings, identity and build): the side as named (value, or NULL) and
+ * its source (NULL, sha256:DIGEST of a file, COMMIT, or
+ * COMMIT+dirty:DIGEST of a work tree with changes) given.
  */
-int gatedir_say(const char *dir, const char *reasonfile);
+int gatedir_fail(const char *dir, const char *side, const char *step, const char *msg, const char *value,
+    const char *source, const char *extra);
+
+/*
+ * Are dir/runs.jsonl's rounds whole and of this side: every line a record,
+ * the last ended, and every record of side carrying each member of
+ * dir/SIDE.key ("member NAME VALUE": the identity gaterun -a gave them)
+ * with that value? 1 when they are, or when there are no rounds; else 0.
+ */
+int gatedir_match(const char *dir, const char *side);
+
+/*
+ * The same, and rounds that do not match moved to dir/runs.rejected.jsonl,
+ * with a line that says so: 0 when they matched, else 1.
+ */
+int gatedir_reject(const char *dir, const char *side);
+
+/* Make dir and its parents, as mkdir -p; or exit 2. */
+void gatedir_make(const char *dir);
+
+/*
+ * -v: say the stored verdict: dir/verdict.txt on stderr (unless !text),
+ * dir/verdict.jsonl on stdout; the status is its summary record's: 0 ok,
+ * 1 regressed, 2 otherwise, or when the records cannot be read or
+ * written. With status 2 and reasonfile, the one-line reason ("error" or
+ * "reason" of the summary) goes to reasonfile.
+ */
+int gatedir_say(const char *dir, const char *reasonfile, int text);
 
 #endif

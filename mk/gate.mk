@@ -167,6 +167,9 @@ GATE_TOOLS += $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 GATE_TOOLS += $(PERFGATE_BIN)/benchcmd
 GATE_BENCHCMD = $(PERFGATE_BIN)/benchcmd
 export GATE_BENCHCMD
+# The writer of the gate's records, error verdicts too (gate.sh fail).
+GATE_GATERUN = $(PERFGATE_BIN)/gaterun
+export GATE_GATERUN
 
 # What a side names, asked of the shell: make's own functions split a name
 # on blanks.
@@ -280,7 +283,7 @@ $(GATEDIR)/verdict.jsonl: $(GATEDIR)/runs.jsonl $(GATEDIR)/judge.id
 
 # A budget file that does not exist is an answer too, not make's own error,
 # and is given before anything is built.
-$(BUDGET):
+$(BUDGET): | $(PERFGATE_BIN)/gaterun
 	@$(GATE_SH) fail $(call gate_q,$(GATEDIR)) both budget $(call gate_q,no budget file $(BUDGET))
 
 .PHONY: gate gate-clean noise FORCE

@@ -16,7 +16,7 @@
 # The shell never edits a JSON line: gaterun writes the rounds (each
 # side's identity added with -a) and the verdict (its exit status is the
 # gate's). A step that cannot
-# go on calls fail: it writes an "error" summary record to
+# go on calls fail: gaterun -F writes an "error" summary record to
 # GATEDIR/verdict.jsonl and to stdout, so that whoever reads the gate's last
 # line learns which side, revision and step could not be decided, and exits
 # 2.
@@ -29,11 +29,6 @@
 # GATEDIR/SIDE.value holds what the side was named on the command line (a
 # revision, a path), kept apart so that two names for one commit share
 # their measurements.
-
-# JSON string body of $1: escape backslashes and quotes, drop control bytes.
-json_str() {
-	printf '%s' "$1" | tr -d '\000-\037' | sed 's/\\/\\\\/g; s/"/\\"/g'
-}
 
 # The value of key $2 in the key file $1.
 id_get() {
@@ -55,6 +50,10 @@ esac
 # shellcheck disable=SC1091 # store.sh is checked on its own
 . "$gate_dir/store.sh"
 
+# The writer of the gate's records (gaterun(1)): gate.mk names it in
+# GATE_GATERUN; in a checkout it is beside mk/, in bin/.
+gaterun_bin=${GATE_GATERUN:-$gate_dir/../bin/gaterun}
+
 # How a side is named in messages: what the user gave, and what it is.
 describe() {
 	value=$1 src=$2
@@ -67,42 +66,26 @@ describe() {
 }
 
 # fail GATEDIR SIDE STEP MESSAGE: report, record and exit 2. The side's
-# revision and commit, when known, are in fail_value and fail_source;
-# fail_extra holds more members, as JSON, for the end of the record.
-fail_value='' fail_source='' fail_extra=''
+# revision (or file) and its source, when known, are in fail_value and
+# fail_source. The record is gaterun's (-F), the writer of every verdict.
+fail_value='' fail_source=''
 fail() {
 	dir=$1 side=$2 step=$3 msg=$4
 	mkdir -p "$dir"
-	what=
-	[ -n "$fail_value" ] && what="$(describe "$fail_value" "$fail_source"): "
-	echo "gate: $side: $step: $what$msg" >&2
-	extra=
-	case $fail_source in
-	sha256:*) key='file' ;;
-	*) key=revision ;;
-	esac
-	[ -n "$fail_value" ] && extra=$(printf ',"%s":"%s"' "$key" "$(json_str "$fail_value")")
-	case $fail_source in
-	''|sha256:*) ;;
-	*) extra=$extra$(printf ',"commit":"%s"' "$(json_str "${fail_source%%+*}")")
-	   case $fail_source in
-	   *+dirty:*) extra=$extra$(printf ',"dirty":"%s"' "$(json_str "${fail_source#*+dirty:}")") ;;
-	   esac ;;
-	esac
-	line=$(printf '{"verdict":"error","error":"%s","side":"%s","step":"%s"%s%s}' \
-	    "$(json_str "$side: $step: $what$msg")" "$side" "$step" "$extra" "$fail_extra")
 	# Both sides are built at once and may both fail: the first to fail
-	# writes the one summary (the settings step, before, clears the mark).
+	# writes the one summary (the settings step, before, clears the mark);
+	# the other is told, not recorded.
 	if [ "$step" = build ] || [ "$step" = identity ]; then
-		mkdir "$dir/failed" 2>/dev/null || exit 2
+		if ! mkdir "$dir/failed" 2>/dev/null; then
+			what=
+			[ -n "$fail_value" ] && what="$(describe "$fail_value" "$fail_source"): "
+			echo "gate: $side: $step: $what$msg" >&2
+			exit 2
+		fi
 	fi
-	printf '%s\n' "$line" > "$dir/verdict.jsonl.tmp" && mv -f "$dir/verdict.jsonl.tmp" "$dir/verdict.jsonl"
-	# For perfgate, which says it again after make's and git's lines.
-	[ -n "${GATE_REASON:-}" ] && echo "gate: $side: $step: $what$msg" > "$GATE_REASON"
-	# Dated 1970, so that make never trusts it as a verdict: the next gate
-	# judges again even when every key is the same.
-	touch -t 197001010000 "$dir/verdict.jsonl"
-	printf '%s\n' "$line"
+	# Dated 1970, so that make never trusts it as a verdict; for perfgate,
+	# the reason in GATE_REASON, said again after make's and git's lines.
+	"$gaterun_bin" -F "$step" ${GATE_REASON:+-e "$GATE_REASON"} -- "$dir" "$side" "$msg" "$fail_value" "$fail_source"
 	exit 2
 }
 
@@ -432,28 +415,9 @@ cmd_side() {
 	replace "$dir/$side.key"
 	# The rounds make would trust must be this side's: when they are not
 	# (copied from another GATEDIR, cut short), the key is new to make.
-	if [ -f "$dir/runs.jsonl" ] && ! runs_match "$dir" "$side"; then
-		echo "gate: $side: the rounds in $dir/runs.jsonl are not whole or not of this $side: measured again" >&2
-		mv -f "$dir/runs.jsonl" "$dir/runs.rejected.jsonl"
+	if [ -f "$dir/runs.jsonl" ] && ! "$gaterun_bin" -k "$side" -- "$dir"; then
 		touch "$dir/$side.key"
 	fi
-}
-
-# runs_match GATEDIR SIDE: GATEDIR/runs.jsonl ends in a whole record, and
-# each record of SIDE carries the members of SIDE's key whose values need
-# no escaping in JSON (the digests and commits: alternate -a adds them).
-runs_match() {
-	rm_pats=$(sed -n 's/^member \([a-z0-9_]*\) \([A-Za-z0-9:+._-]*\)$/"\1":"\2"/p' "$1/$2.key")
-	[ "$(tail -c 1 "$1/runs.jsonl" | wc -l)" = 1 ] &&
-	awk -v pre="{\"side\":\"$2\"," -v pats="$rm_pats" '
-		BEGIN { n = split(pats, p, "\n") }
-		!/^\{.*\}$/ { bad = 1; exit }
-		index($0, pre) == 1 {
-			seen++
-			for (i = 1; i <= n; i++)
-				if (index($0, p[i]) == 0) { bad = 1; exit }
-		}
-		END { exit bad || !seen }' "$1/runs.jsonl"
 }
 
 # ids FILE PREFIX: each "key value" line of a key file as the variable

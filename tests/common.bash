@@ -44,17 +44,22 @@ man_synopsis() {
 	    tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//'
 }
 
-# The usage line TOOL prints (the last line on stderr after an unknown
-# option) is "usage: " and the man page's SYNOPSIS, word for word.
+# The usage TOOL prints (the last lines on stderr after an unknown option,
+# from the one that begins "usage: ", a form a line) is "usage: " and the
+# man page's SYNOPSIS, word for word.
 # check_synopsis TOOL
 check_synopsis() {
-	local synopsis
+	local synopsis usage i
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
 	synopsis=$(man_synopsis "$1")
 	[ -n "$synopsis" ]
 	run -2 --separate-stderr "$1" -Z
-	[ "${stderr_lines[-1]}" = "usage: $synopsis" ] ||
-	    { echo "usage:    ${stderr_lines[-1]}"; echo "SYNOPSIS: $synopsis"; return 1; }
+	for ((i = ${#stderr_lines[@]} - 1; i > 0; i--)); do
+		[[ "${stderr_lines[i]}" == "usage: "* ]] && break
+	done
+	usage=$(printf '%s\n' "${stderr_lines[@]:i}" | tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//')
+	[ "$usage" = "usage: $synopsis" ] ||
+	    { echo "usage:    $usage"; echo "SYNOPSIS: $synopsis"; return 1; }
 }
 
 # The EXAMPLES of man/TOOL.1, one command a line as a reader types it:

@@ -54,6 +54,7 @@ SH
 examples=(
 	"gaterun -b budget.toml build/g base=./base/bench head=./head/bench; gaterun -v build/g"
 	"gaterun -j -C 0.99 -b budget.toml build/g"
+	"gaterun -F build build/g head 'the build failed (status 1)' HEAD~1 \"\$(git rev-parse HEAD~1)\""
 )
 
 @test "gaterun: every EXAMPLES line of the man page is tested" {
@@ -84,6 +85,78 @@ examples=(
 	cmp before.jsonl build/g/runs.jsonl
 	run -2 --separate-stderr gaterun -v build/g
 	[ "$(last | jq -r '[.verdict, .confidence] | join(" ")')" = "undecided 0.99" ]
+}
+
+@test "gaterun man EXAMPLES: gaterun -F build build/g head '...' HEAD~1 \"\$(git rev-parse HEAD~1)\"" {
+	git init -q repo && cd repo
+	git -c user.name=t -c user.email=t@t commit -q --allow-empty -m one
+	git -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
+	c=$(git rev-parse HEAD~1)
+	echo stale > reason
+	run -2 --separate-stderr bash -c "GATE_REASON=reason; ${examples[2]/-F build/-F build -e reason}"
+	[ "$stderr" = "gate: head: build: HEAD~1 (commit $c): the build failed (status 1)" ]
+	[ "$output" = "$(cat build/g/verdict.jsonl)" ]
+	[ "$(jq -c . build/g/verdict.jsonl)" = "$(jq -nc --arg c "$c" \
+	    '{verdict:"error",error:("head: build: HEAD~1 (commit " + $c + "): the build failed (status 1)"),side:"head",step:"build",revision:"HEAD~1",commit:$c}')" ]
+	[ "$(cat reason)" = "gate: head: build: HEAD~1 (commit $c): the build failed (status 1)" ]
+	# Never trusted by make, and said again by -v as it was written.
+	[ "$(stat -c %Y build/g/verdict.jsonl)" = 0 ]
+	run -2 --separate-stderr gaterun -v build/g
+	[ "$stderr" = "gate: head: build: HEAD~1 (commit $c): the build failed (status 1)" ]
+	[ -z "$(find build/g -name '*.tmp')" ]
+}
+
+@test "gaterun -F: a file's digest, a work tree's changes, no name; a bad side or step is refused, nothing written" {
+	run -2 --separate-stderr gaterun -F identity g base 'missing x.h' 'k.c' sha256:abc
+	[ "$(jq -r '[.file, .revision // "-", .commit // "-"] | join(" ")' g/verdict.jsonl)" = "k.c - -" ]
+	[ "$stderr" = "gate: base: identity: k.c (sha256:abc): missing x.h" ]
+	run -2 --separate-stderr gaterun -F build g head 'it failed' ./t 1234+dirty:5678
+	[ "$(jq -r '[.revision, .commit, .dirty] | join(" ")' g/verdict.jsonl)" = "./t 1234 5678" ]
+	[ "$stderr" = "gate: head: build: ./t (commit 1234 with uncommitted changes 5678): it failed" ]
+	run -2 --separate-stderr gaterun -F settings g both 'RUNS=x: not a number' '' ''
+	[ "$(jq -c 'keys' g/verdict.jsonl)" = '["error","side","step","verdict"]' ]
+	# Names are data: quotes, $ and a newline's control byte stay JSON.
+	run -2 --separate-stderr gaterun -F build g head "a \"q\" \$x;\\" "-rev with space"
+	[ "$(jq -r .revision g/verdict.jsonl)" = "-rev with space" ]
+	[ "$(jq -r .error g/verdict.jsonl)" = "head: build: -rev with space: a \"q\" \$x;\\" ]
+	cp g/verdict.jsonl before.jsonl
+	run -2 --separate-stderr gaterun -F build g left 'x'
+	[ "$stderr" = "gaterun: left: not a side: base, head or both" ]
+	run -2 --separate-stderr gaterun -F 'Build;rm' g head 'x'
+	[ "$stderr" = "gaterun: -F Build;rm: not a step: a word of lowercase letters" ]
+	run -2 --separate-stderr gaterun -F build g head
+	[[ "${stderr_lines[0]}" == "usage: gaterun "* ]]
+	cmp before.jsonl g/verdict.jsonl
+}
+
+@test "gaterun -k: rounds of this side are kept (0); another side's, cut short or not records are moved aside (1)" {
+	bench base '{"x_ns":8.0}'
+	bench head '{"x_ns":8.0}'
+	run -0 --separate-stderr gaterun -a 'base:cflags=-O2 "q" $x' -a base:bench_sha256=aa -a head:bench_sha256=bb \
+	    g base=./base/bench head=./head/bench
+	printf 'side base\nmember cflags -O2 "q" $x\nmember bench_sha256 aa\n' > g/base.key
+	printf 'side head\nmember bench_sha256 bb\n' > g/head.key
+	cp g/runs.jsonl good.jsonl
+	run -0 --separate-stderr gaterun -k base g
+	[ "$stderr" = "" ]
+	run -0 --separate-stderr gaterun -k head g
+	cmp good.jsonl g/runs.jsonl
+	# A value that needs escaping is compared too, not only the plain ones.
+	printf 'side base\nmember cflags -O2 "q" $y\nmember bench_sha256 aa\n' > g/base.key
+	run -1 --separate-stderr gaterun -k base g
+	[ "$stderr" = "gate: base: the rounds in g/runs.jsonl are not whole or not of this base: measured again" ]
+	[ ! -e g/runs.jsonl ] && cmp good.jsonl g/runs.rejected.jsonl
+	# No rounds: nothing to reject.
+	run -0 --separate-stderr gaterun -k base g
+	# Cut short, a line that is no record, no record of the side at all.
+	head -c 100 good.jsonl > g/runs.jsonl
+	run -1 --separate-stderr gaterun -k head g
+	{ cat good.jsonl; echo 'not a record'; } > g/runs.jsonl
+	run -1 --separate-stderr gaterun -k head g
+	grep -v '"side":"head"' good.jsonl > g/runs.jsonl
+	run -1 --separate-stderr gaterun -k head g
+	run -2 --separate-stderr gaterun -k head
+	[[ "${stderr_lines[0]}" == "usage: gaterun "* ]]
 }
 
 @test "gaterun: the rule is asked after every round: ok the round it can tell, no round more" {
