@@ -24,33 +24,40 @@ status=0
 # The files, by glob (a glob no file matches is none).
 globs='bin/*.c lib/*.c kata/*.c bench/*.c tests/unit/*.c tests/fuzz/*.c'
 
-# each CC MODE: compile every file with CC, WARNINGS_JOBS at a time, each
-# one's diagnostics in $out/CC-FILE.log; then name each file that has any.
+# each CC MODE: compile every file with CC, WARNINGS_JOBS at a time (an
+# sh for 8 files: a process a file cost tcc more than its compiling), the
+# Nth file's diagnostics in $out/CC-N.log; then name each file with any.
 # MODE: s (gcc -S), c (-c), syntax (-fsyntax-only).
 each() {
 	rm -f "$out/$1-"*.log
+	n=0
 	# shellcheck disable=SC2086,SC2016 # the globs are words; sh -c's own
 	for src in $globs; do
-		[ -e "$src" ] && printf '%s\0' "$src"
-	done | xargs -0 -n 1 -P "$jobs" sh -c '
-		cc=$1 mode=$2 out=$3 flags=$4 src=$5
-		base=$out/$cc-$(printf "%s" "$src" | tr / _)
-		case $mode in
-		s) set -- -S -o "$base.s" ;;
-		c) set -- -c -o "$base.o" ;;
-		*) set -- -fsyntax-only ;;
-		esac
-		# shellcheck disable=SC2086 # the flags are words
-		"$cc" $flags "$@" "$src" >"$base.log" 2>&1 ||
-			echo "$cc exited with status $?" >>"$base.log"
-		exit 0' sh "$1" "$2" "$out" "$flags"
-	ok=0
+		[ -e "$src" ] && n=$((n + 1)) && printf '%s\0%s\0' "$n" "$src"
+	done | xargs -0 -n 16 -P "$jobs" sh -c '
+		cc=$1 mode=$2 out=$3 flags=$4
+		shift 4
+		while [ $# -gt 1 ]; do
+			base=$out/$cc-$1 src=$2
+			shift 2
+			# shellcheck disable=SC2086 # the flags are words
+			case $mode in
+			s) "$cc" $flags -S -o "$base.s" "$src" ;;
+			c) "$cc" $flags -c -o "$base.o" "$src" ;;
+			*) "$cc" $flags -fsyntax-only "$src" ;;
+			esac >"$base.log" 2>&1 ||
+				echo "$cc exited with status $?" >>"$base.log"
+		done' sh "$1" "$2" "$out" "$flags"
+	ok=0 n=0
 	# shellcheck disable=SC2086 # the globs are words
 	for src in $globs; do
 		[ -e "$src" ] || continue
-		log=$out/$1-$(printf '%s' "$src" | tr / _).log
-		if [ -s "$log" ]; then
-			cat "$log" >&2
+		n=$((n + 1))
+		if [ ! -e "$out/$1-$n.log" ]; then
+			echo "warnings: $1 $src was not compiled" >&2
+			ok=1
+		elif [ -s "$out/$1-$n.log" ]; then
+			cat "$out/$1-$n.log" >&2
 			echo "warnings: $1 $src is not warning-free" >&2
 			ok=1
 		fi
