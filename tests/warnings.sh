@@ -66,7 +66,8 @@ each() {
 }
 
 # clang_once CC: every file through one CC -cc1 (above): 1 for a warning,
-# 2 when the probe shows that it did not read every file.
+# 2 when CC -### shows no -cc1, 3 when the probe shows that it did not
+# read every file.
 clang_once() {
 	cc=$1 p1=$out/probe-first.c p2=$out/probe-last.c
 	printf 'void probe(void);\nvoid probe(void) { int planted; }\n' >"$p1"
@@ -83,7 +84,7 @@ clang_once() {
 	log=$("$@" "$p2" 2>&1) || log="$log
 $cc -cc1 exited with status $?"
 	for p in "$p1" "$p2"; do
-		printf '%s\n' "$log" | grep -F "$p:2:" | grep -qF "warning: unused variable 'planted' [-Wunused-variable]" || return 2
+		printf '%s\n' "$log" | grep -F "$p:2:" | grep -qF "warning: unused variable 'planted' [-Wunused-variable]" || return 3
 	done
 	rest=$(printf '%s\n' "$log" | grep -vF -e "$p1:" -e "$p2:" | grep -vx -e '[0-9]* warnings\{0,1\} generated\.')
 	[ -z "$rest" ] && return 0
@@ -98,11 +99,13 @@ for cc in "$@"; do
 	gcc*) each "$cc" s || status=1 ;;
 	clang*)
 		clang_once "$cc"
-		case $? in
+		r=$?
+		case $r in
 		0) ;;
 		1) status=1 ;;
 		*)
-			echo "warnings: $cc -cc1 did not read every file: each file again, a $cc -fsyntax-only each" >&2
+			[ $r = 2 ] && why="$cc -### shows no -cc1" || why="$cc -cc1 did not read every file"
+			echo "warnings: $why: each file again, a $cc -fsyntax-only each" >&2
 			each "$cc" syntax || status=1
 			;;
 		esac
