@@ -27,6 +27,47 @@ compiles() {
 	compiles tcc
 }
 
+# A scratch tree of three files, the middle one with a warning planted for
+# each compiler: an unused variable (clang: one -cc1 for every file, so a
+# file between others), a use gcc finds uninitialized only at -O2, a call
+# tcc finds undeclared. Each must fail, naming the file and the warning.
+planted() {
+	command -v "$1" >/dev/null || skip "$1 is not installed"
+	mkdir -p "$BATS_TEST_TMPDIR/tree/bin" "$BATS_TEST_TMPDIR/tree/lib"
+	cd "$BATS_TEST_TMPDIR/tree"
+	printf 'int clean(int);\nint clean(int c)\n{\n\treturn c;\n}\n' >bin/a.c
+	cp bin/a.c lib/z.c
+	cat >bin/planted.c <<-'EOF'
+	int g(int);
+	int f(int c);
+	int f(int c)
+	{
+		int x;
+		int unused;
+		if (c & 1)
+			x = g(1);
+		if (c & 2)
+			return x;
+		return h(c);
+	}
+	EOF
+	run -1 sh "$TOP/tests/warnings.sh" "$1"
+	[[ "$output" != *"did not read every file"* ]]
+	[[ "$output" != *a.c* && "$output" != *z.c* ]]
+}
+
+@test "warnings: a planted warning fails each compiler, naming the file" {
+	planted gcc
+	[[ "$output" == *"bin/planted.c:10:"*"may be used uninitialized"* ]]
+	[[ "$output" == *"warnings: gcc bin/planted.c is not warning-free"* ]]
+	planted clang
+	[[ "$output" == *"bin/planted.c:6:"*"unused variable 'unused'"* ]]
+	[[ "$output" == *"warnings: clang: the files above are not warning-free"* ]]
+	planted tcc
+	[[ "$output" == *"bin/planted.c:11: warning: implicit declaration of function 'h'"* ]]
+	[[ "$output" == *"warnings: tcc bin/planted.c is not warning-free"* ]]
+}
+
 @test "warnings: make lint-man: mandoc -Tlint finds nothing in the man pages" {
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
 	run -0 make -s --no-print-directory lint-man
