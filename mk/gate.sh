@@ -507,6 +507,13 @@ cmd_measure() {
 # The same rounds, judged again by a new budget or rule (make's rule for
 # verdict.jsonl), and measured on from where they end when the rule asks.
 cmd_judge() {
+	# make looked at verdict.jsonl before the rounds were measured and does
+	# not look again: a verdict newer than the rounds and the rule is the
+	# one this gate's measuring just wrote, not to be judged twice.
+	# shellcheck disable=SC3013 # -nt: dash, bash and busybox sh all have it
+	if [ "$1/verdict.jsonl" -nt "$1/runs.jsonl" ] && [ "$1/verdict.jsonl" -nt "$1/judge.id" ]; then
+		exit 0
+	fi
 	gaterun "$1" "$2"
 }
 

@@ -157,6 +157,34 @@ stamp() {
 	[[ "$stderr" != *"gate: reused"* ]]
 }
 
+@test "gate: a fresh gate runs gaterun once, to measure and judge, and does not judge its own rounds again" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":9.6}'
+	# The tools, gaterun logging each run of it.
+	mkdir "$T/bin"
+	for f in "$TOP"/bin/*; do
+		[ -x "$f" ] && [ ! -d "$f" ] && ln -s "$f" "$T/bin/${f##*/}"
+	done
+	rm "$T/bin/gaterun"
+	printf '#!/bin/sh\necho "$*" >> "%s/gaterun.log"\nexec "%s/bin/gaterun" "$@"\n' "$T" "$TOP" > "$T/bin/gaterun"
+	chmod +x "$T/bin/gaterun"
+	run -0 --separate-stderr perfgate PERFGATE_BIN="$T/bin" GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(summary verdict)" = ok ]
+	# One gaterun -x (measure and judge), then -v (say it).
+	[ "$(grep -c -- '^-x ' "$T/gaterun.log")" = 1 ]
+	[ "$(grep -vc -- '^-x \|^-v \|^-k ' "$T/gaterun.log")" = 0 ]
+	# A changed budget is judged again, on the same rounds.
+	: > "$T/gaterun.log"
+	printf 'runs = 2\n\n[budget]\nx_ns = 0.3\n' > "$T/b.toml"
+	run -0 --separate-stderr perfgate PERFGATE_BIN="$T/bin" GATE_BENCH_SRC="$T/fixed.c" BUDGET="$T/b.toml" \
+	    BASE="$T/base.c" HEAD="$T/head.c" GATEDIR="$G"
+	[ "$(grep -c -- '^-x ' "$T/gaterun.log")" = 0 ]
+	[ "$(grep -vc -- '^-x \|^-v \|^-k ' "$T/gaterun.log")" = 1 ]
+	[ "$(jq -r 'select(.metric == "x_ns") | .budget' "$G/verdict.jsonl")" = 0.3 ]
+}
+
 @test "gate: the rule decides after every round, at the fewest rounds it can decide in at GATE_CONFIDENCE; RUNS is no first block" {
 	fixed_gate '{"x_ns":8.0}' RUNS=3
 	[ "$status" -eq 0 ]
