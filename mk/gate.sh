@@ -108,7 +108,10 @@ commit_of() {
 # status 1 when there is no such live process.
 proc_id() {
 	kill -0 "$1" 2>/dev/null || return 1
-	pi_stat=$(cat "/proc/$1/stat" 2>/dev/null) || { printf '%s\n' "$1"; return 0; }
+	# read, not cat: one line, and no process started for it.
+	pi_stat=
+	{ IFS= read -r pi_stat < "/proc/$1/stat"; } 2>/dev/null
+	[ -n "$pi_stat" ] || { printf '%s\n' "$1"; return 0; }
 	set -f
 	# shellcheck disable=SC2086
 	set -- "$1" ${pi_stat##*) }
@@ -154,8 +157,16 @@ cmd_lock() {
 cmd_settings() {
 	dir=$1 bin=$2 budget=$3 runs=$4 timeout=$5 flags=$6
 	mkdir -p "$dir"
+	# The lock taken as the makefile was read, or taken now. A lock that
+	# names this gate is this gate's: it is replaced whole (mv), so one
+	# read sees the one holder, and only its holder writes this id.
 	if [ -n "${GATE_LOCK_PID:-}" ]; then
-		held=$(cmd_lock "$dir" "$GATE_LOCK_PID") || { echo "gate: both: lock: $held" >&2; exit 2; }
+		held='' me=''
+		{ IFS= read -r held < "$dir/lock"; } 2>/dev/null
+		[ -n "$held" ] && me=$(proc_id "$GATE_LOCK_PID")
+		if [ -z "$held" ] || [ "$held" != "$me" ]; then
+			held=$(cmd_lock "$dir" "$GATE_LOCK_PID") || { echo "gate: both: lock: $held" >&2; exit 2; }
+		fi
 	fi
 	rmdir "$dir/failed" 2>/dev/null
 	tmp_why=$(tmpdir_check) || fail "$dir" both settings "$tmp_why"

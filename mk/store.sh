@@ -249,11 +249,13 @@ tmpdir_check() {
 # frequency governor where it is readable. Rounds restored from another
 # machine (a CI cache) are measured again, not replayed as this one's.
 machine_id() {
+	mi_gov=
+	{ IFS= read -r mi_gov < /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor; } 2>/dev/null
 	mi_model=$(sed -n 's/^model name[	 ]*: *//p; s/^Processor[	 ]*: *//p; s/^cpu model[	 ]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 	mi_flags=$(sed -n 's/^\(flags\|Features\)[	 ]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 	printf 'machine_cpu %s\nmachine_cpu_flags %s\nmachine_kernel %s\nmachine_cores %s\nmachine_governor %s\n' \
 	    "$mi_model" "$(sha_str "$mi_flags")" "$(uname -srvm)" "$(getconf _NPROCESSORS_ONLN 2>/dev/null)" \
-	    "$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null)"
+	    "$mi_gov"
 }
 
 # object_key CMD SRC DFILE: what an object was compiled from: the command,
