@@ -258,9 +258,10 @@ raw() {
 	cbr=$(jq -r 'select(.metric == "count_below_ns") | .rounds // 0' "$v")
 	# A checkout whose rule decides at a look (lib/rule.h): the look it
 	# decided count_below at, by the rule itself on its ratios.
-	if [ -x "$dir/rulecheck-$tag" ]; then
+	# (twospeed's benchmark has no count_below: nothing to look at.)
+	budget=$(jq -r 'select(.metric == "count_below_ns") | .budget' "$v")
+	if [ -x "$dir/rulecheck-$tag" ] && [ -n "$budget" ]; then
 		conf=$(tail -n 1 "$v" | jq -r .confidence)
-		budget=$(jq -r 'select(.metric == "count_below_ns") | .budget' "$v")
 		# shellcheck disable=SC2046
 		look=$(RULE_C=$conf "$dir/rulecheck-$tag" -l "$budget" $(jq -s -r 'map(select(.count_below_ns != null)) |
 		    group_by(.round) | map(select(length == 2)) | map((map(select(.side == "head"))[0].count_below_ns) /
