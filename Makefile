@@ -204,7 +204,7 @@ uninstall:
 pc_q = '$(subst ','\'',$(1))'
 
 clean:
-	rm -f $(TOOLBIN) bin/*.tmp
+	rm -f -- $(foreach t,$(TOOLBIN),$(call pc_q,$(t))) bin/*.tmp
 	rm -rf build
 
 # A release: perfgate-<version>.tar.gz in DISTDIR, holding the files git

@@ -256,7 +256,7 @@ compare-table: $(COMPARE_BIN)/perfdoc
 	$(call compare_q,$(COMPARE_BIN)/perfdoc) -t -o $(call compare_q,$(COMPARE_TABLE)) $(call compare_q,$(COMPARE_DOC))
 
 compare-drafts: $(COMPARE_BIN)/perfdoc
-	@rm -rf $(call compare_q,$(COMPARE_DIR)/drafts)
+	@rm -rf -- $(call compare_q,$(COMPARE_DIR)/drafts)
 	$(call compare_q,$(COMPARE_BIN)/perfdoc) -d $(call compare_q,$(COMPARE_DIR)/drafts) $(call compare_q,$(COMPARE_DOC))
 	@ls $(call compare_q,$(COMPARE_DIR)/drafts) 2>/dev/null | sed -n 's/\.title\.txt$$//p' | \
 	    while read -r c; do echo "draft: "$(call compare_q,$(COMPARE_DIR)/drafts/)"$$c.md"; done

@@ -188,6 +188,12 @@ gate_head := $(call gate_raw,HEAD)
 # Under make -n the sides' recipes (marked + for make's job slots) are
 # printed, not run.
 gate_dry := $(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo)
+# A GATEDIR that begins with a dash is named by its absolute path, so that
+# every tool and command the gate hands it to reads it as a path, never as
+# an option (not ./NAME: make drops the ./ from the names of targets).
+ifneq ($(filter -%,$(GATEDIR)),)
+override GATEDIR := $(abspath $(GATEDIR))
+endif
 # Make cannot name the files of a GATEDIR whose name holds a blank.
 ifneq ($(words $(GATEDIR)),1)
 ifneq ($(MAKECMDGOALS),gate-clean)
@@ -298,12 +304,12 @@ FORCE:
 # undecided gate is an answer, so the recipe ends well and make prints no
 # "Error" line of its own: perfgate says the answer, and its reason, last.
 GATE_EXPLAIN ?= on
-GATE_EXPLAIN_SH = sh $(GATE_MK_DIR)/explain.sh
+GATE_EXPLAIN_SH = sh $(call gate_q,$(GATE_MK_DIR)/explain.sh)
 gate_explain_args = $(call gate_q,$(GATEDIR)) $(call gate_q,$(PERFGATE_BIN)) $(call gate_q,$(GATE_LAYOUT_EPS)) $(call gate_q,$(GATE_COUNTS_TIMEOUT))
 gate_after = s=$$?; $(call gate_after_s,$(1))
 gate_after_s = if [ "$$s" = 1 ] && [ $(call gate_q,$(GATE_EXPLAIN)) != off ]; then \
     $(GATE_EXPLAIN_SH) gate $(1) $(gate_explain_args); \
-    elif [ -e $(call gate_q,$(GATEDIR)/explain.jsonl) ] || [ -e $(call gate_q,$(GATEDIR)/explain.txt) ]; then rm -f $(call gate_q,$(GATEDIR)/explain.jsonl) $(call gate_q,$(GATEDIR)/explain.txt); fi; \
+    elif [ -e $(call gate_q,$(GATEDIR)/explain.jsonl) ] || [ -e $(call gate_q,$(GATEDIR)/explain.txt) ]; then rm -f -- $(call gate_q,$(GATEDIR)/explain.jsonl) $(call gate_q,$(GATEDIR)/explain.txt); fi; \
     if [ "$$s" = 1 ] || [ "$$s" = 2 ]; then [ -z $(call gate_q,$(GATE_STATUS)) ] || exit 0; fi; exit "$$s"
 explain: | $(PERFGATE_BIN)/cgdiff $(PERFGATE_BIN)/countof
 	@$(GATE_EXPLAIN_SH) again last $(gate_explain_args)

@@ -402,6 +402,21 @@ proj() {
 	done
 }
 
+@test "hostile: names: a GATEDIR with a leading dash: an ok gate removes the last regression's explanation" {
+	fixed_bench
+	side base '{"x_ns":8.0}'
+	side head '{"x_ns":16.0}'
+	proj
+	mkdir -- -keep && echo keep > -keep/explain.jsonl
+	run -1 --separate-stderr perfgate $(fixed_args) GATEDIR=-g
+	[ -e '-g/explain.jsonl' ] || [ -e '-g/explain.txt' ]
+	side head '{"x_ns":8.0}'
+	run -0 --separate-stderr perfgate $(fixed_args) GATEDIR=-g
+	[[ "$stderr" != *"rm:"* ]] || { echo "$stderr"; false; }
+	[ ! -e '-g/explain.jsonl' ] && [ ! -e '-g/explain.txt' ]
+	[ "$(cat -- -keep/explain.jsonl)" = keep ]
+}
+
 @test "hostile: names: revisions whose names hold \$(E), \${IFS} or quotes are the revisions named" {
 	mkrepo
 	git branch 'v1'
