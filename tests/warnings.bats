@@ -68,6 +68,19 @@ planted() {
 	[[ "$output" == *"warnings: tcc bin/planted.c is not warning-free"* ]]
 }
 
+@test "warnings: a -cc1 line holding a backquote is never run as shell code: each file is checked apart" {
+	command -v clang >/dev/null || skip "clang is not installed"
+	T=$BATS_TEST_TMPDIR
+	mkdir "$T/bin"
+	# A clang whose -### line would run touch if the shell read it as code.
+	printf '#!/bin/sh\ncase "$*" in *-###*) echo " \\"/usr/bin/clang\\" \\"-cc1\\" \\"-x\\`touch %s/pwned\\`\\"" >&2; exit 0 ;; esac\nexec %s "$@"\n' \
+	    "$T" "$(command -v clang)" > "$T/bin/clang"
+	chmod +x "$T/bin/clang"
+	PATH=$T/bin:$PATH run -0 --separate-stderr sh tests/warnings.sh clang
+	[ ! -e "$T/pwned" ]
+	[[ "$stderr" == *"clang -### shows no -cc1 line to read as words: each file again"* ]]
+}
+
 @test "warnings: make lint-man: mandoc -Tlint finds nothing in the man pages" {
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
 	run -0 make -s --no-print-directory lint-man

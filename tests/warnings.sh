@@ -66,16 +66,21 @@ each() {
 }
 
 # clang_once CC: every file through one CC -cc1 (above): 1 for a warning,
-# 2 when CC -### shows no -cc1, 3 when the probe shows that it did not
+# 2 when CC -### shows no -cc1 line to read as words, 3 when the probe shows that it did not
 # read every file.
 clang_once() {
 	cc=$1 p1=$out/probe-first.c p2=$out/probe-last.c
 	printf 'void probe(void);\nvoid probe(void) { int planted; }\n' >"$p1"
 	cp "$p1" "$p2"
 	# shellcheck disable=SC2086 # the flags are words
-	line=$("$1" -### $flags -fsyntax-only -fno-caret-diagnostics "$p1" 2>&1 | grep -e '"-cc1"')
+	# -ffile-compilation-dir=.: the checkout's directory, which may hold any
+	# byte, is not in the line.
+	line=$("$1" -### $flags -ffile-compilation-dir=. -fsyntax-only -fno-caret-diagnostics "$p1" 2>&1 | grep -e '"-cc1"')
 	[ -n "$line" ] || return 2
 	# The driver's words, its input "$p1" last; then the files, and "$p2".
+	# -### escapes " \ and $ in its double quotes, not `: a line with one
+	# is not read as shell words (each file is then checked apart).
+	case $line in *'`'*) return 2 ;; esac
 	eval "set -- $line"
 	# shellcheck disable=SC2086 # the globs are words
 	for src in $globs; do
@@ -104,7 +109,7 @@ for cc in "$@"; do
 		0) ;;
 		1) status=1 ;;
 		*)
-			[ $r = 2 ] && why="$cc -### shows no -cc1" || why="$cc -cc1 did not read every file"
+			[ $r = 2 ] && why="$cc -### shows no -cc1 line to read as words" || why="$cc -cc1 did not read every file"
 			echo "warnings: $why: each file again, a $cc -fsyntax-only each" >&2
 			each "$cc" syntax || status=1
 			;;
