@@ -249,8 +249,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	msg = budget_load(&again, path);
 	if (msg == NULL) {
 		budget_diff(&d, &b, &again);
+		/* The metric's change, not a top-level key of the same name (a
+		 * metric may be called allow_loose, which raise sets too). */
 		for (i = 0, loose = 0; i < d.n; i++)
-			loose += d.c[i].loosens && strcmp(d.c[i].key, b.entry[0].name) == 0;
+			loose += d.c[i].loosens && d.c[i].headsec != BD_TOP && strcmp(d.c[i].key, b.entry[0].name) == 0;
 		FUZZ_CHECK(loose == 1, "%s raised does not loosen", b.entry[0].name);
 		budget_diff_free(&d);
 	} else {
