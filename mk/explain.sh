@@ -14,7 +14,8 @@
 # (GATEDIR/counts/SIDE.dumps), at no cost. An ok gate runs none of this
 # (gate.mk calls it on a regression only). The dumps of each side and case
 # are kept in GATEDIR/explain/SIDE.CASE with the key they were made for,
-# so that `make explain` measures nothing that it has.
+# so that `make explain` measures nothing that it has, and in the store
+# (GATE_OBJECTS/explain, below), so that another GATEDIR does not either.
 #
 # Writes GATEDIR/explain.jsonl (cgdiff's records, every metric's), the
 # table GATEDIR/explain.txt, also on standard error, and a <details>
@@ -44,21 +45,104 @@ fresh() {
 	[ -d "$out" ] && cmp -s "$out.key.tmp" "$out.key"
 }
 
-# count SIDE CASE [-c]: the side's dumps of the case, made again unless
-# they are fresh.
-count() {
-	if fresh "$@"; then
-		rm -f "$out.key.tmp"
+# The explanation's store: a side's dumps of a case are made from the
+# program's bytes and its libraries' (the side's key names their digests),
+# the command, the case, the timeout, the flags, the BENCH_ settings and
+# the tools that made them; GATE_OBJECTS/explain keeps them under the
+# digest of all that, with this GATEDIR's path written $GATEDIR, so that a
+# gate of the same program in another GATEDIR runs nothing under callgrind
+# (a gate's sides are in the store already; their explanation is as well).
+# An entry is a directory made whole and renamed into place, and read only
+# when every file it lists in its content file has the digest listed.
+
+# portable: standard input, with this GATEDIR's path written $GATEDIR (as
+# it is, and as it is inside the sh quotes of a command: a ' as '\''); the
+# build command's digest (a member) left out, as it digests this GATEDIR's
+# path: the command itself is a line of the key.
+portable() {
+	pq='' pr=$dir
+	while :; do
+		case $pr in
+		*"'"*) pq=$pq${pr%%"'"*}"'\\''" pr=${pr#*"'"} ;;
+		*) pq=$pq$pr; break ;;
+		esac
+	done
+	EXPLAIN_GATEDIR=$dir EXPLAIN_GATEDIR_Q=$pq awk '
+	function named(s, d,   i, o) {
+		o = ""
+		while (d != "" && (i = index(s, d)) > 0) { o = o substr(s, 1, i - 1) "$GATEDIR"; s = substr(s, i + length(d)) }
+		return o s
+	}
+	/^member build_sha256 / { next }
+	{ print named(named($0, ENVIRON["EXPLAIN_GATEDIR_Q"]), ENVIRON["EXPLAIN_GATEDIR"]) }'
+}
+
+# stored SIDE CASE [-c]: the side's dumps of the case copied from the
+# store into GATEDIR/explain (status 0), or status 1 with the entry's name
+# in entry and its key in OUT.skey (for keep).
+stored() {
+	entry=
+	[ -n "${GATE_OBJECTS-}" ] || return 1
+	if [ -z "$tools" ]; then
+		tools="countof $("$bin/countof" -V 2>&1)$nl""valgrind $(valgrind --version 2>&1)"
+	fi
+	{ cat "$out.key.tmp" "$dir/$1/bench.cmd"; printf '%s\n' "$tools"; } | portable > "$out.skey" || return 1
+	entry=$(sha256sum < "$out.skey") || return 1
+	entry=$GATE_OBJECTS/explain/${entry%% *}
+	[ -d "$entry" ] || return 1
+	# An entry that does not hold what it lists is removed, for keep to
+	# make again: it is never read.
+	if ! [ -f "$entry/content" ] || ! (cd "$entry" && sha256sum --quiet --status -c content); then
+		rm -rf -- "$entry"
+		return 1
+	fi
+	rm -rf -- "$out" && cp -R -- "$entry/dumps" "$out" && cp -- "$entry/rec.jsonl" "$out.jsonl" &&
+	    cp -- "$entry/cmd" "$out.cmd" && : > "$out.err" || return 1
+	rm -f -- "$out.skey"
+}
+
+# keep SIDE CASE [-c]: the dumps just made into the store under entry.
+# The store is a cache: a failure to fill it is not the explanation's.
+keep() {
+	if [ -z "$entry" ] || [ -d "$entry" ]; then
+		rm -f -- "$out.skey"
 		return 0
 	fi
+	keep_tmp=$entry.tmp.$$.$1
+	mkdir -p -- "$keep_tmp" && cp -R -- "$out" "$keep_tmp/dumps" && cp -- "$out.jsonl" "$keep_tmp/rec.jsonl" &&
+	    cp -- "$out.cmd" "$keep_tmp/cmd" && cp -- "$out.skey" "$keep_tmp/key" &&
+	    (cd "$keep_tmp" && sha256sum -- dumps/* rec.jsonl cmd key > content) &&
+	    mv -T -- "$keep_tmp" "$entry" 2> /dev/null
+	rm -rf -- "$keep_tmp" "$out.skey"
+	return 0
+}
+
+# needed SIDE CASE [-c]: status 0 when the side's dumps of the case must
+# be made (with their key in OUT.key.tmp); 1 when GATEDIR has them, fresh,
+# or the store had them.
+needed() {
+	if fresh "$@"; then
+		rm -f "$out.key.tmp"
+		return 1
+	fi
 	rm -f "$out.key"
+	stored "$@" || return 0
+	mv -f "$out.key.tmp" "$out.key"
+	return 1
+}
+
+# count SIDE CASE [-c]: the side's dumps of the case, made (needed said so).
+count() {
+	out=$dir/explain/$1.$2${3:+.c}
 	# countof -f runs the side's command split by the gate's one parser.
 	BENCH_CASES=$2 "$bin/countof" ${3:+"$3"} -s "$1" -t "$timeout" -d "$out" -o "$out.log" \
 	    -f "$dir/$1/bench.cmd" > "$out.jsonl" 2> "$out.err" || {
-		rm -f "$out.key.tmp"
+		rm -f "$out.key.tmp" "$out.skey"
 		return 2
 	}
+	cp -f "$dir/$1/bench.cmd" "$out.cmd" || return 2
 	mv -f "$out.key.tmp" "$out.key"
+	keep "$@"
 }
 
 # count_both CASE [-c]: both sides at once; sets bd, hd (the dumps'
@@ -66,16 +150,22 @@ count() {
 count_both() {
 	bd=$dir/explain/base.$1${2:+.c} hd=$dir/explain/head.$1${2:+.c} br=$bd.jsonl hr=$hd.jsonl
 	mkdir -p "$dir/explain"
-	if ! fresh base "$@" || ! fresh head "$@"; then
-		echo "gate: explaining $m: ${2:+its instructions did not move; }base and head once under callgrind," \
-		    "$1 alone${2:+, with cache simulation}" >&2
-	fi
-	rm -f "$bd.key.tmp" "$hd.key.tmp"
-	count base "$@" & bp=$!
-	count head "$@" & hp=$!
+	nb=0 nh=0 bp='' hp=''
+	needed base "$@" && nb=1 be=$entry
+	needed head "$@" && nh=1 he=$entry
+	case $nb$nh in
+	11) sides='base and head' ;;
+	10) sides='base' ;;
+	01) sides='head' ;;
+	*) sides='' ;;
+	esac
+	[ -z "$sides" ] || echo "gate: explaining $m: ${2:+its instructions did not move; }$sides once under callgrind," \
+	    "$1 alone${2:+, with cache simulation}" >&2
+	[ $nb = 0 ] || { entry=$be; count base "$@" & bp=$!; }
+	[ $nh = 0 ] || { entry=$he; count head "$@" & hp=$!; }
 	# countof -o: its one line of stderr is its message, the rest is in the log.
-	wait "$bp" || why="base: $(cat "$bd.err"); log in $bd.log"
-	wait "$hp" || why=${why:-"head: $(cat "$hd.err"); log in $hd.log"}
+	[ -z "$bp" ] || wait "$bp" || why="base: $(cat "$bd.err"); log in $bd.log"
+	[ -z "$hp" ] || wait "$hp" || why=${why:-"head: $(cat "$hd.err"); log in $hd.log"}
 }
 
 # diff_one METRIC KEY: cgdiff on bd and hd (and the allocations of br and
@@ -83,8 +173,12 @@ count_both() {
 # instructions did not move and no cache misses were simulated).
 diff_one() {
 	set -- -I -M "$1" -k "$2" -e "$eps"
-	# The sides' commands, as cgdiff splits them (a cd DIR && form too).
-	set -- "$@" -B "$(cat "$dir/base/bench.cmd")" -H "$(cat "$dir/head/bench.cmd")"
+	# The commands the dumps were made with (OUT.cmd: in another GATEDIR
+	# when the store had them), as cgdiff splits them (a cd DIR && form too).
+	bc=$dir/base/bench.cmd hc=$dir/head/bench.cmd
+	[ ! -f "$bd.cmd" ] || bc=$bd.cmd
+	[ ! -f "$hd.cmd" ] || hc=$hd.cmd
+	set -- "$@" -B "$(cat "$bc")" -H "$(cat "$hc")"
 	# The suspects: what differs between the sides' identities (cgdiff -K).
 	set -- "$@" -K "$dir/base.key" -K "$dir/head.key"
 	"$bin/cgdiff" "$@" "$bd" "$hd" "$br" "$hr" > "$dir/explain.rec" 2> "$dir/explain.one"
@@ -150,7 +244,7 @@ markdown() {
 	mv -f "$md.tmp" "$md"
 }
 
-step=$1 mode=$2 dir=$3 bin=$4 eps=$5 timeout=$6
+step=$1 mode=$2 dir=$3 bin=$4 eps=$5 timeout=$6 tools=
 case $step in
 gate|again) ;;
 *) echo "explain.sh: unknown step $step" >&2; exit 2 ;;

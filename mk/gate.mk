@@ -194,10 +194,17 @@ gate_dry := $(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo)
 ifneq ($(filter -%,$(GATEDIR)),)
 override GATEDIR := $(abspath $(GATEDIR))
 endif
-# Make cannot name the files of a GATEDIR whose name holds a blank.
-ifneq ($(words $(GATEDIR)),1)
+# Make cannot name the files of a GATEDIR whose name holds a blank, nor
+# one with a character it reads in a target's name (; : % | #, the
+# wildcards * ? [) or a $ (which it would expand): refused, never misread.
+gate_unnameable := ; : % | * ? [ \# $$
+gate_unnameable_in := $(strip $(foreach c,$(gate_unnameable),$(findstring $(c),$(value GATEDIR))))
 ifneq ($(MAKECMDGOALS),gate-clean)
+ifneq ($(words $(GATEDIR)),1)
 $(error gate: GATEDIR "$(GATEDIR)" holds a blank: make cannot name its files)
+endif
+ifneq ($(gate_unnameable_in),)
+$(error gate: GATEDIR "$(value GATEDIR)" holds $(gate_unnameable_in): make cannot name its files)
 endif
 endif
 

@@ -385,6 +385,20 @@ proj() {
 	[ ! -e "perf results" ]
 }
 
+@test "hostile: names: a GATEDIR make cannot name (a blank, ; : % | # * ? [ or \$) is refused in one line naming it, and nothing is made" {
+	local c d
+	mkdir "$T/n"
+	for c in ' ' ';' ':' '%' '|' '#' '*' '?' '[' '$'; do
+		d="$T/n/g${c}x"
+		run -2 --separate-stderr make -s -f "$TOP/mk/gate.mk" gate GATEDIR="$d"
+		[[ "$stderr" == *"gate: GATEDIR \"$d\" holds "*": make cannot name its files.  Stop." ]] || { echo "[$c] $stderr"; false; }
+		[ "$(grep -c . <<< "$stderr")" -eq 1 ]
+		[ "$(ls "$T/n")" = "" ] || { ls "$T/n"; false; }
+	done
+	# A quote, & and = are names make can say.
+	run -0 --separate-stderr make -s -f "$TOP/mk/gate.mk" -n gate GATEDIR="$T/n/g'\"&=x"
+}
+
 @test "hostile: names: a side's file whose name holds ; \$ quotes or a leading dash runs nothing and is gated" {
 	fixed_bench
 	side base '{"x_ns":8.0}'
