@@ -173,7 +173,7 @@ examples=(
 	printf 'runs = 2\n\n[budget]\nx_ns = 0.25\ny_ns = 0.25\n' > budget.toml
 	cases base 8 100 0
 	cases head 8 100 1
-	run -2 --separate-stderr gaterun -N 10 -D 0.1 g base=./base/bench head=./head/bench
+	run -2 --separate-stderr gaterun -N 10 -D 0.001 g base=./base/bench head=./head/bench
 	[ "$(last)" = "" ]
 	[[ "$stderr" == *"gaterun: round 6: x_ns decided, ok: no longer measured"* ]]
 	run -2 --separate-stderr gaterun -v g
